@@ -1,0 +1,71 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "syncmon",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "syncmon", targets: ["syncmon"]),
+        .executable(name: "syncmon-bench", targets: ["SyncmonBenchmark"]),
+        .library(name: "SyncmonCore", targets: ["SyncmonCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // The pure core: event model, decoder, state machines, stall detectors, status. No I/O.
+        .target(name: "SyncmonCore"),
+        // Prometheus text 0.0.4 / OpenMetrics 1.0 exposition writer. No I/O.
+        .target(name: "SyncmonExposition"),
+        // libsystemd, wrapped once.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // journald log handler, sd_notify, socket activation: the only module that imports CSystemd.
+        .target(
+            name: "SyncmonSystemd",
+            dependencies: [
+                "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "syncmon",
+            dependencies: [
+                "SyncmonCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
+        .executableTarget(
+            name: "SyncmonBenchmark",
+            dependencies: ["SyncmonCore"]
+        ),
+        .testTarget(
+            name: "SyncmonCoreTests",
+            dependencies: ["SyncmonCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition"]),
+        .testTarget(
+            name: "SyncmonSystemdTests",
+            dependencies: [
+                "SyncmonSystemd",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Runs the built `syncmon` binary from the outside.
+        .testTarget(name: "SyncmonCLITests", dependencies: ["SyncmonCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,175 @@
+/// One decoded event line (SPEC §1.2 and §1.3).
+///
+/// Every field is stored inline so that decoding an event allocates nothing.
+public struct Event: Sendable {
+    /// The engine identifier (1–64 characters of `[A-Za-z0-9._-]`).
+    public var engine: InlineName
+    /// The database; `private` when the line names none.
+    public var database: Database
+    /// When the engine observed the event; `nil` means "when received".
+    public var time: Timestamp?
+    /// The per-pair sequence number, used to drop duplicates after a resume.
+    public var sequence: Int64?
+    /// The type and its payload.
+    public var payload: EventPayload
+
+    public init(
+        engine: InlineName,
+        database: Database = .private,
+        time: Timestamp? = nil,
+        sequence: Int64? = nil,
+        payload: EventPayload
+    ) {
+        self.engine = engine
+        self.database = database
+        self.time = time
+        self.sequence = sequence
+        self.payload = payload
+    }
+
+    /// The (engine, database) pair the event belongs to.
+    public var pair: PairKey { PairKey(engine: self.engine, database: self.database) }
+}
+
+/// The event types and the payload fields syncmon keeps (SPEC §1.3).
+///
+/// Fields that only matter to logs (`reason`, `zone`, messages, record names) are validated by
+/// the decoder and then dropped.
+public enum EventPayload: Sendable, Equatable {
+    case willFetchChanges
+    case fetchedDatabaseChanges(modifications: Int64, deletions: Int64)
+    case willFetchRecordZoneChanges
+    case fetchedRecordZoneChanges(modifications: Int64, deletions: Int64)
+    case didFetchRecordZoneChanges(error: SyncError?)
+    case didFetchChanges
+    case willSendChanges
+    case sentDatabaseChanges(savedZones: Int64, deletedZones: Int64, failures: FailureDigest)
+    case sentRecordZoneChanges(savedRecords: Int64, deletedRecords: Int64, failures: FailureDigest)
+    case didSendChanges
+    case stateUpdate(pendingRecordZoneChanges: Int64?, pendingDatabaseChanges: Int64?)
+    case accountChange(AccountChangeType)
+    case containerEvent(ContainerEvent)
+    case accountStatus(AccountStatus)
+    case networkStatus(available: Bool)
+    /// `heartbeatSeconds`: the promise of heartbeats at that interval, if any.
+    case engineStarted(heartbeatInterval: TimeSpan?)
+    case heartbeat
+    case engineStopped
+    /// An error outside any will/did pair.
+    case error(phase: Phase?, error: SyncError)
+
+    /// The wire name of the type.
+    public var type: EventType {
+        switch self {
+        case .willFetchChanges: .willFetchChanges
+        case .fetchedDatabaseChanges: .fetchedDatabaseChanges
+        case .willFetchRecordZoneChanges: .willFetchRecordZoneChanges
+        case .fetchedRecordZoneChanges: .fetchedRecordZoneChanges
+        case .didFetchRecordZoneChanges: .didFetchRecordZoneChanges
+        case .didFetchChanges: .didFetchChanges
+        case .willSendChanges: .willSendChanges
+        case .sentDatabaseChanges: .sentDatabaseChanges
+        case .sentRecordZoneChanges: .sentRecordZoneChanges
+        case .didSendChanges: .didSendChanges
+        case .stateUpdate: .stateUpdate
+        case .accountChange: .accountChange
+        case .containerEvent: .containerEvent
+        case .accountStatus: .accountStatus
+        case .networkStatus: .networkStatus
+        case .engineStarted: .engineStarted
+        case .heartbeat: .heartbeat
+        case .engineStopped: .engineStopped
+        case .error: .error
+        }
+    }
+}
+
+/// An NSPersistentCloudKitContainer event: posted once at its start and again at its end.
+public struct ContainerEvent: Sendable, Equatable {
+    public var kind: Phase
+    /// A hash of the `id` string, which pairs the start and the end.
+    public var identifier: UInt64
+    public var started: Timestamp
+    /// `nil` on the start notification.
+    public var ended: Timestamp?
+    /// `succeeded`, when given; an end without it succeeded when it has no error (SPEC §9.7).
+    public var succeeded: Bool?
+    public var error: SyncError?
+
+    public init(
+        kind: Phase,
+        identifier: UInt64,
+        started: Timestamp,
+        ended: Timestamp? = nil,
+        succeeded: Bool? = nil,
+        error: SyncError? = nil
+    ) {
+        self.kind = kind
+        self.identifier = identifier
+        self.started = started
+        self.ended = ended
+        self.succeeded = succeeded
+        self.error = error
+    }
+}
+
+/// The `type` values of protocol version 1.
+public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    case willFetchChanges, fetchedDatabaseChanges, willFetchRecordZoneChanges, fetchedRecordZoneChanges
+    case didFetchRecordZoneChanges, didFetchChanges, willSendChanges, sentDatabaseChanges
+    case sentRecordZoneChanges, didSendChanges, stateUpdate, accountChange, containerEvent
+    case accountStatus, networkStatus, engineStarted, heartbeat, engineStopped, error
+
+    public var description: String {
+        switch self {
+        case .willFetchChanges: "willFetchChanges"
+        case .fetchedDatabaseChanges: "fetchedDatabaseChanges"
+        case .willFetchRecordZoneChanges: "willFetchRecordZoneChanges"
+        case .fetchedRecordZoneChanges: "fetchedRecordZoneChanges"
+        case .didFetchRecordZoneChanges: "didFetchRecordZoneChanges"
+        case .didFetchChanges: "didFetchChanges"
+        case .willSendChanges: "willSendChanges"
+        case .sentDatabaseChanges: "sentDatabaseChanges"
+        case .sentRecordZoneChanges: "sentRecordZoneChanges"
+        case .didSendChanges: "didSendChanges"
+        case .stateUpdate: "stateUpdate"
+        case .accountChange: "accountChange"
+        case .containerEvent: "containerEvent"
+        case .accountStatus: "accountStatus"
+        case .networkStatus: "networkStatus"
+        case .engineStarted: "engineStarted"
+        case .heartbeat: "heartbeat"
+        case .engineStopped: "engineStopped"
+        case .error: "error"
+        }
+    }
+
+    private static let byName: [InlineName: EventType] = {
+        var table: [InlineName: EventType] = [:]
+        for type in EventType.allCases { table[InlineName(type.description)!] = type }
+        return table
+    }()
+
+    public init?(_ name: InlineName) {
+        guard let type = Self.byName[name] else { return nil }
+        self = type
+    }
+}
+
+/// Identifies the unit of state: one engine's one database.
+public struct PairKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var engine: InlineName
+    public var database: Database
+
+    public init(engine: InlineName, database: Database) {
+        self.engine = engine
+        self.database = database
+    }
+
+    /// Rows are listed by engine name, then database in the order private, shared, public.
+    public static func < (lhs: PairKey, rhs: PairKey) -> Bool {
+        lhs.engine != rhs.engine ? lhs.engine < rhs.engine : lhs.database < rhs.database
+    }
+
+    public var description: String { "\(self.engine)/\(self.database)" }
+}

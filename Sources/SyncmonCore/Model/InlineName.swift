@@ -1,0 +1,76 @@
+/// A short UTF-8 string of at most 64 bytes stored inline, without a heap allocation.
+///
+/// Engine names (SPEC §1.2: 1–64 characters) and unrecognised error codes are decoded for every
+/// event; a Swift `String` over 15 bytes would allocate each time, so the decoder writes the
+/// bytes straight into this value and the state store hashes and compares it in place.
+public struct InlineName: Hashable, Sendable, CustomStringConvertible {
+    /// The capacity in bytes.
+    public static let capacity = 64
+
+    /// Eight words of storage; bytes past `count` are always zero so that `==` and `hash` can
+    /// work on whole words.
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// The number of bytes in use.
+    public private(set) var count: UInt8 = 0
+
+    public init() {}
+
+    /// A name from a string; `nil` when it does not fit.
+    public init?(_ string: String) {
+        guard string.utf8.count <= Self.capacity else { return nil }
+        for byte in string.utf8 { _ = self.append(byte) }
+    }
+
+    /// Appends one byte; `false` (and no change) when the name is full.
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) -> Bool {
+        guard Int(self.count) < Self.capacity else { return false }
+        let index = Int(self.count)
+        withUnsafeMutableBytes(of: &self.storage) { $0[index] = byte }
+        self.count += 1
+        return true
+    }
+
+    /// Whether the name equals an ASCII literal.
+    public func equals(_ literal: StaticString) -> Bool {
+        guard literal.utf8CodeUnitCount == Int(self.count) else { return false }
+        return self.withBytes { bytes in
+            bytes.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+    }
+
+    /// Calls `body` with the bytes in use.
+    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withUnsafeBytes(of: self.storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(self.count)])) }
+    }
+
+    public var isEmpty: Bool { self.count == 0 }
+
+    public var description: String {
+        self.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public static func == (lhs: InlineName, rhs: InlineName) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.storage.0 == rhs.storage.0 && lhs.storage.1 == rhs.storage.1 && lhs.storage.2 == rhs.storage.2
+            && lhs.storage.3 == rhs.storage.3 && lhs.storage.4 == rhs.storage.4 && lhs.storage.5 == rhs.storage.5
+            && lhs.storage.6 == rhs.storage.6 && lhs.storage.7 == rhs.storage.7
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Only the words that hold bytes: most names fit in the first two or three.
+        let words = (Int(self.count) + 7) / 8
+        withUnsafeBytes(of: self.storage) { raw in
+            for word in 0..<words { hasher.combine(raw.load(fromByteOffset: word * 8, as: UInt64.self)) }
+        }
+        hasher.combine(self.count)
+    }
+}
+
+extension InlineName: Comparable {
+    /// Byte order, the order status rows are listed in.
+    public static func < (lhs: InlineName, rhs: InlineName) -> Bool {
+        lhs.withBytes { left in rhs.withBytes { right in left.lexicographicallyPrecedes(right) } }
+    }
+}

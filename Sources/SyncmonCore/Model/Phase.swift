@@ -1,0 +1,28 @@
+/// One of the three sync activities tracked per (engine, database), as in
+/// NSPersistentCloudKitContainer's event types.
+public enum Phase: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    case setup
+    case `import`
+    case export
+
+    /// The wire and label spelling.
+    public var description: String {
+        switch self {
+        case .setup: "setup"
+        case .import: "import"
+        case .export: "export"
+        }
+    }
+
+    public init?(_ name: InlineName) {
+        if name.equals("setup") {
+            self = .setup
+        } else if name.equals("import") {
+            self = .import
+        } else if name.equals("export") {
+            self = .export
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,161 @@
+/// Parses and formats RFC 3339 times (`2026-11-21T12:00:00.25+01:00`) without Foundation.
+///
+/// Foundation's date formatters allocate and are slow; event times are parsed on the hot path,
+/// so this works on raw bytes. Civil-date arithmetic follows Howard Hinnant's
+/// `days_from_civil` / `civil_from_days` algorithms.
+public enum RFC3339 {
+    /// Parses `bytes` as an RFC 3339 date-time; `nil` when it is not one.
+    ///
+    /// Accepts `T`, `t` or a space between date and time, `Z`/`z` or a `±HH:MM` offset, and any
+    /// number of fractional digits (digits past the sixth are truncated). Leap seconds (`:60`)
+    /// are folded into the next second.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+        let count = bytes.count
+        guard count >= 20 else { return nil }
+        func digit(_ index: Int) -> Int64? {
+            let byte = bytes[index]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            return Int64(byte - 0x30)
+        }
+        func number(_ start: Int, _ length: Int) -> Int64? {
+            var value: Int64 = 0
+            for index in start..<(start + length) {
+                guard let d = digit(index) else { return nil }
+                value = value * 10 + d
+            }
+            return value
+        }
+        guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"),
+            let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
+            let day = number(8, 2),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
+            let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
+            let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"),
+            let second = number(17, 2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+
+        var index = 19
+        var micros: Int64 = 0
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var digits = 0
+            while index < count, let d = digit(index) {
+                if digits < 6 { micros = micros * 10 + d }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in min(digits, 6)..<6 { micros *= 10 }
+        }
+        guard index < count else { return nil }
+        var offsetSeconds: Int64 = 0
+        switch bytes[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard index + 6 == count, let offsetHour = number(index + 1, 2), bytes[index + 3] == UInt8(ascii: ":"),
+                let offsetMinute = number(index + 4, 2), offsetHour <= 23, offsetMinute <= 59
+            else { return nil }
+            offsetSeconds = (offsetHour * 3600 + offsetMinute * 60) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
+            index += 6
+        default:
+            return nil
+        }
+        guard index == count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Timestamp(microseconds: seconds * 1_000_000 + micros)
+    }
+
+    /// Parses a Swift string (tests and command-line values).
+    public static func parse(_ string: String) -> Timestamp? {
+        var copy = string
+        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Formats as UTC with `Z`: whole seconds without a fraction, otherwise the shortest
+    /// fraction of up to six digits (`2026-11-21T12:00:00.25Z`).
+    public static func format(_ time: Timestamp) -> String {
+        var seconds = time.microseconds / 1_000_000
+        var micros = time.microseconds % 1_000_000
+        if micros < 0 {
+            micros += 1_000_000
+            seconds -= 1
+        }
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civilFromDays(days)
+        var out = ""
+        out.reserveCapacity(27)
+        func append(_ value: Int64, width: Int) {
+            var digits = String(value)
+            while digits.count < width { digits = "0" + digits }
+            out += digits
+        }
+        append(year, width: 4)
+        out += "-"
+        append(month, width: 2)
+        out += "-"
+        append(day, width: 2)
+        out += "T"
+        append(secondOfDay / 3600, width: 2)
+        out += ":"
+        append(secondOfDay / 60 % 60, width: 2)
+        out += ":"
+        append(secondOfDay % 60, width: 2)
+        if micros != 0 {
+            var fraction = micros
+            var width = 6
+            while fraction % 10 == 0 {
+                fraction /= 10
+                width -= 1
+            }
+            out += "."
+            append(fraction, width: width)
+        }
+        out += "Z"
+        return out
+    }
+
+    private static func isLeapYear(_ year: Int64) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01.
+    static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,86 @@
+/// Runs a recorded stream through the state model offline (`syncmon replay`, SPEC §6).
+///
+/// The clock is the latest event time seen and never goes backwards; an event without a time
+/// happens at the current clock (SPEC §9.2). Events before the first timed one wait until a time
+/// is known, so that a stream's untimed preamble does not happen in 1970. Feeding is
+/// chunk-by-chunk, so a file of any size replays in constant memory.
+public struct ReplaySession: Sendable {
+    public private(set) var monitor: Monitor
+    private let decoder: EventDecoder
+    private var framer: LineFramer
+    /// The replay clock: the latest event time seen.
+    public private(set) var clock: Timestamp?
+    /// Untimed events seen before any time was known.
+    private var waiting: [Event] = []
+    /// Lines read, blank ones included.
+    public private(set) var lines: UInt64 = 0
+
+    public init(configuration: MonitorConfiguration = MonitorConfiguration(), maximumLineLength: Int = 65_536) {
+        self.monitor = Monitor(configuration: configuration)
+        self.decoder = EventDecoder(maximumLineLength: maximumLineLength)
+        self.framer = LineFramer(maximumLineLength: maximumLineLength)
+    }
+
+    /// Feeds the next chunk of the stream.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        var framer = self.framer
+        framer.feed(chunk) { self.handle($0) }
+        self.framer = framer
+    }
+
+    /// Ends the stream. `fallbackTime` is the clock for a stream that carried no time at all.
+    public mutating func finish(fallbackTime: Timestamp) {
+        var framer = self.framer
+        framer.finish { self.handle($0) }
+        self.framer = framer
+        if self.clock == nil, !self.waiting.isEmpty { self.release(at: fallbackTime) }
+    }
+
+    /// The time status is evaluated at: the clock advanced by `advance`.
+    public func now(advancedBy advance: TimeSpan, fallbackTime: Timestamp) -> Timestamp {
+        (self.clock ?? fallbackTime).adding(advance)
+    }
+
+    private mutating func handle(_ line: LineFramer.Line) {
+        self.lines += 1
+        switch line {
+        case .tooLarge:
+            self.monitor.count(Rejection(.tooLarge))
+        case .line(let bytes):
+            switch self.decoder.decode(bytes) {
+            case .blank: break
+            case .rejected(let rejection): self.monitor.count(rejection)
+            case .event(let event): self.apply(event)
+            }
+        }
+    }
+
+    private mutating func apply(_ event: Event) {
+        guard let time = Self.time(of: event) else {
+            guard let clock = self.clock else {
+                self.waiting.append(event)
+                return
+            }
+            self.monitor.apply(event, at: clock)
+            return
+        }
+        if self.clock == nil { self.release(at: time) }
+        let clock = max(self.clock ?? time, time)
+        self.clock = clock
+        self.monitor.apply(event, at: time)
+    }
+
+    /// Applies the events that waited for a time.
+    private mutating func release(at time: Timestamp) {
+        self.clock = time
+        for event in self.waiting { self.monitor.apply(event, at: time) }
+        self.waiting.removeAll()
+    }
+
+    /// The time an event states: its `time`, else for a `containerEvent` the end or start it reports.
+    static func time(of event: Event) -> Timestamp? {
+        if let time = event.time { return time }
+        if case .containerEvent(let container) = event.payload { return container.ended ?? container.started }
+        return nil
+    }
+}

@@ -1,0 +1,26 @@
+/// Phase durations, bucketed for `syncmon_phase_duration_seconds`.
+///
+/// Counts are per bucket (not cumulative) so that an observation touches one slot; the metrics
+/// writer accumulates when it renders.
+public struct DurationHistogram: Equatable, Sendable {
+    /// Upper bounds in seconds: sync cycles range from sub-second fetches to hour-long uploads.
+    public static let bounds: [Double] = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600]
+
+    /// Observations per bucket; the last slot is the `+Inf` overflow.
+    public private(set) var counts = [UInt64](repeating: 0, count: DurationHistogram.bounds.count + 1)
+    /// Sum of all observations in seconds.
+    public private(set) var sum: Double = 0
+    /// Number of observations.
+    public private(set) var count: UInt64 = 0
+
+    public init() {}
+
+    public mutating func observe(_ span: TimeSpan) {
+        let seconds = max(span.seconds, 0)
+        var bucket = 0
+        while bucket < Self.bounds.count, seconds > Self.bounds[bucket] { bucket += 1 }
+        self.counts[bucket] += 1
+        self.sum += seconds
+        self.count += 1
+    }
+}

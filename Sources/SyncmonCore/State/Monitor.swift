@@ -1,0 +1,153 @@
+/// All tracked pairs, and the rules that sit above a single pair: the pair limit, duplicate
+/// suppression by `seq`, connection ties, and the bookkeeping of accepted and rejected lines.
+///
+/// The daemon owns one `Monitor` and feeds it decoded lines; `syncmon replay` does the same
+/// offline. Decisions come back as values (`ApplyOutcome`, `StatusChange`); the owner performs
+/// the effects (metrics, logs, notifications).
+public struct Monitor: Sendable {
+    public var configuration: MonitorConfiguration
+    /// The pairs by key.
+    public private(set) var pairs: [PairKey: PairState] = [:]
+    /// Rejected lines by reason (`RejectionReason.rawValue`).
+    public private(set) var rejected = [UInt64](repeating: 0, count: RejectionReason.allCases.count)
+    /// Events dropped as duplicates after a resume (not rejections, SPEC §9.10).
+    public private(set) var duplicates: UInt64 = 0
+    /// Events applied.
+    public private(set) var accepted: UInt64 = 0
+
+    public init(configuration: MonitorConfiguration = MonitorConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// What happened to one event.
+    public enum ApplyOutcome: Equatable, Sendable {
+        case applied
+        /// Its `seq` was not above the pair's last accepted one: dropped silently.
+        case duplicate
+        case rejected(Rejection)
+    }
+
+    /// Applies an event at `time`; `connection` identifies the push connection that carried it.
+    @discardableResult
+    public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
+        let key = event.pair
+        if let index = self.pairs.index(forKey: key) {
+            if let sequence = event.sequence, let last = self.pairs.values[index].lastSequence, sequence <= last {
+                self.duplicates += 1
+                return .duplicate
+            }
+            self.pairs.values[index].apply(event, at: time, connection: connection)
+        } else {
+            guard self.pairs.count < self.configuration.maximumPairs else {
+                let rejection = Rejection(.engineLimit, field: "engine")
+                self.count(rejection)
+                return .rejected(rejection)
+            }
+            var state = PairState(firstEvent: time)
+            state.apply(event, at: time, connection: connection)
+            self.pairs[key] = state
+        }
+        self.accepted += 1
+        return .applied
+    }
+
+    /// Counts a line the decoder rejected.
+    public mutating func count(_ rejection: Rejection) {
+        self.rejected[rejection.reason.rawValue] += 1
+    }
+
+    /// Rejected lines for one reason.
+    public func rejectedCount(_ reason: RejectionReason) -> UInt64 {
+        self.rejected[reason.rawValue]
+    }
+
+    /// A push connection closed: engines tied to it without `engineStopped` are down until
+    /// they are heard from again (SPEC §2.2).
+    public mutating func connectionClosed(_ connection: UInt64) {
+        for index in self.pairs.indices where self.pairs.values[index].connection == connection {
+            self.pairs.values[index].connectionClosed()
+        }
+    }
+
+    /// Forgets a pair (an operator clearing an engine that is gone for good).
+    public mutating func remove(_ key: PairKey) {
+        self.pairs[key] = nil
+    }
+
+    /// The verdict on one pair at `now`.
+    public func evaluate(_ key: PairKey, at now: Timestamp) -> Evaluation? {
+        self.pairs[key].map { $0.evaluate(at: now, thresholds: self.configuration.thresholds(for: key.engine)) }
+    }
+
+    /// Status rows at `now`, ordered by engine then database; only `engine`'s when given.
+    public func rows(at now: Timestamp, engine: InlineName? = nil) -> [StatusRow] {
+        self.pairs.compactMap { key, state -> StatusRow? in
+            if let engine, key.engine != engine { return nil }
+            return StatusRow(key: key, state: state, at: now, thresholds: self.configuration.thresholds(for: key.engine))
+        }.sorted { $0.key < $1.key }
+    }
+
+    /// Compares each pair's verdict at `now` with the one last reported and returns the
+    /// changes, remembering the new verdicts: the daemon logs each change once.
+    public mutating func changes(at now: Timestamp) -> [StatusChange] {
+        var changes: [StatusChange] = []
+        for index in self.pairs.indices {
+            let key = self.pairs.keys[index]
+            changes += self.changes(ofPairAt: index, key: key, at: now)
+        }
+        return changes.sorted { $0.key < $1.key }
+    }
+
+    /// The changes of one pair (after an event for it), remembering its new verdict.
+    public mutating func changes(of key: PairKey, at now: Timestamp) -> [StatusChange] {
+        guard let index = self.pairs.index(forKey: key) else { return [] }
+        return self.changes(ofPairAt: index, key: key, at: now)
+    }
+
+    private mutating func changes(ofPairAt index: [PairKey: PairState].Index, key: PairKey, at now: Timestamp) -> [StatusChange] {
+        let state = self.pairs.values[index]
+        let evaluation = state.evaluate(at: now, thresholds: self.configuration.thresholds(for: key.engine))
+        let previous = state.reported
+        guard previous != evaluation else { return [] }
+        self.pairs.values[index].reported = evaluation
+        var changes: [StatusChange] = []
+        let previousStalls = previous?.stalls ?? StallSet()
+        for reason in StallReason.allCases {
+            let was = previousStalls.contains(reason)
+            let isNow = evaluation.stalls.contains(reason)
+            if isNow, !was { changes.append(StatusChange(key: key, kind: .stallRaised(reason), evaluation: evaluation, state: state)) }
+            if was, !isNow { changes.append(StatusChange(key: key, kind: .stallCleared(reason), evaluation: evaluation, state: state)) }
+        }
+        if previous?.summary != evaluation.summary {
+            changes.append(
+                StatusChange(key: key, kind: .summaryChanged(from: previous?.summary), evaluation: evaluation, state: state)
+            )
+        }
+        return changes
+    }
+}
+
+/// A change worth one log entry: a summary moved, or a stall was raised or cleared (SPEC §5).
+public struct StatusChange: Sendable {
+    /// What changed.
+    public enum Kind: Equatable, Sendable {
+        /// `from` is `nil` for a pair's first verdict.
+        case summaryChanged(from: Summary?)
+        case stallRaised(StallReason)
+        case stallCleared(StallReason)
+    }
+
+    public var key: PairKey
+    public var kind: Kind
+    /// The pair's verdict after the change.
+    public var evaluation: Evaluation
+    /// The failed phase and its error code, when the summary is `error` or `retrying`.
+    public var failedPhase: (phase: Phase, error: PhaseError)?
+
+    init(key: PairKey, kind: Kind, evaluation: Evaluation, state: PairState) {
+        self.key = key
+        self.kind = kind
+        self.evaluation = evaluation
+        self.failedPhase = Phase.allCases.lazy.compactMap { phase in state[phase].state.error.map { (phase, $0) } }.first
+    }
+}

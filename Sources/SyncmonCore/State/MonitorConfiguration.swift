@@ -1,0 +1,24 @@
+/// The knobs of the state model: stall thresholds (global and per engine) and the pair limit.
+public struct MonitorConfiguration: Sendable {
+    /// Thresholds for engines without their own.
+    public var thresholds: StallThresholds
+    /// Per-engine thresholds, which replace the global ones for that engine.
+    public var engineThresholds: [InlineName: StallThresholds]
+    /// The most (engine, database) pairs tracked; lines that would add one more are rejected
+    /// with `engine_limit` (SPEC §8).
+    public var maximumPairs: Int
+
+    public init(
+        thresholds: StallThresholds = .defaults,
+        engineThresholds: [InlineName: StallThresholds] = [:],
+        maximumPairs: Int = 1000
+    ) {
+        self.thresholds = thresholds
+        self.engineThresholds = engineThresholds
+        self.maximumPairs = maximumPairs
+    }
+
+    public func thresholds(for engine: InlineName) -> StallThresholds {
+        self.engineThresholds.isEmpty ? self.thresholds : self.engineThresholds[engine] ?? self.thresholds
+    }
+}

@@ -1,0 +1,100 @@
+/// The verdict on a pair at one moment: its summary and the stalls that fire.
+public struct Evaluation: Hashable, Sendable {
+    public var summary: Summary
+    public var stalls: StallSet
+}
+
+extension PairState {
+    /// The engine is neither stopped nor down (SPEC §2.2, §9.9).
+    public func isUp(at now: Timestamp) -> Bool {
+        !self.stopped && !self.isDown(at: now)
+    }
+
+    /// Down: its push connection closed without `engineStopped`, or 3 × the promised heartbeat
+    /// interval passed without any event (inclusive, SPEC §9.2).
+    public func isDown(at now: Timestamp) -> Bool {
+        if self.disconnected { return true }
+        guard let interval = self.heartbeatInterval else { return false }
+        return now.since(self.lastEvent) >= interval.multiplied(by: 3)
+    }
+
+    /// The throttle still runs at `now`.
+    public func isThrottled(at now: Timestamp) -> Bool {
+        self.throttledUntil.map { $0 > now } ?? false
+    }
+
+    /// `throttledUntil` as status shows it: `nil` once passed.
+    public func activeThrottle(at now: Timestamp) -> Timestamp? {
+        self.isThrottled(at: now) ? self.throttledUntil : nil
+    }
+
+    /// Stall detectors are suppressed while the engine could not have made progress.
+    func isSuppressed(at now: Timestamp, includingThrottle: Bool = true) -> Bool {
+        self.stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
+            || (includingThrottle && self.isThrottled(at: now))
+    }
+
+    /// The end of the latest suppression at `now`, counting a throttle that has run out.
+    private func lastSuppressionEnd(at now: Timestamp) -> Timestamp? {
+        guard let throttle = self.throttledUntil, throttle <= now else { return self.suppressionEnded }
+        return max(self.suppressionEnded ?? throttle, throttle)
+    }
+
+    /// The stalls that fire at `now` (SPEC §2.3, §9.8).
+    public func stalls(at now: Timestamp, thresholds: StallThresholds) -> StallSet {
+        var stalls = StallSet()
+        guard !self.isSuppressed(at: now) else { return stalls }
+        let suppressionEnd = self.lastSuppressionEnd(at: now)
+        func fires(_ reason: StallReason, since conditionStart: Timestamp?) -> Bool {
+            let threshold = thresholds[reason]
+            guard threshold > .zero, let conditionStart else { return false }
+            // The engine gets the full threshold after each suppression ends.
+            let start = max(conditionStart, suppressionEnd ?? conditionStart)
+            return now.since(start) >= threshold
+        }
+        if fires(.notSyncing, since: self.notSyncingSince) { stalls.insert(.notSyncing) }
+        let lastActivity = [self.setup, self.importPhase, self.exportPhase].compactMap(\.lastActivity).min()
+        if fires(.noProgress, since: lastActivity) { stalls.insert(.noProgress) }
+        if fires(.pendingNotDraining, since: self.pendingNotDrainingSince) { stalls.insert(.pendingNotDraining) }
+        if fires(.retryLoop, since: self.transientSinceSuccess) { stalls.insert(.retryLoop) }
+        if fires(.noRecentImport, since: self.importPhase.lastSuccess ?? self.firstEvent) {
+            stalls.insert(.noRecentImport)
+        }
+        return stalls
+    }
+
+    /// Setup succeeded and no import started at or after that setup's start: from its end.
+    private var notSyncingSince: Timestamp? {
+        guard case .succeeded(let started, let ended) = self.setup.state else { return nil }
+        if let importStart = self.importPhase.lastStart, importStart >= started { return nil }
+        return ended
+    }
+
+    /// Pending changes and no export success: from the later of the two.
+    private var pendingNotDrainingSince: Timestamp? {
+        guard let pendingSince = self.pendingSince else { return nil }
+        return max(pendingSince, self.exportPhase.lastSuccess ?? pendingSince)
+    }
+
+    /// The summary and stalls at `now` (SPEC §2.4).
+    public func evaluate(at now: Timestamp, thresholds: StallThresholds) -> Evaluation {
+        let stalls = self.stalls(at: now, thresholds: thresholds)
+        return Evaluation(summary: self.summary(at: now, stalls: stalls), stalls: stalls)
+    }
+
+    private func summary(at now: Timestamp, stalls: StallSet) -> Summary {
+        let phases = [self.setup.state, self.importPhase.state, self.exportPhase.state]
+        if self.stopped { return .stopped }
+        if self.isDown(at: now) { return .engineDown }
+        if self.network == .unavailable { return .noNetwork }
+        if self.account.isKnownUnavailable { return .accountNotAvailable }
+        if phases.contains(where: { $0.error.map { $0.errorClass != .transient } ?? false }) { return .error }
+        if !stalls.isEmpty { return .stalled }
+        if self.isThrottled(at: now) { return .throttled }
+        if phases.contains(where: { $0.error?.errorClass == .transient }) { return .retrying }
+        if self.importPhase.state == .notStarted, self.exportPhase.state == .notStarted { return .notStarted }
+        if phases.contains(where: \.isInProgress) { return .inProgress }
+        if self.importPhase.state.name == .succeeded || self.exportPhase.state.name == .succeeded { return .succeeded }
+        return .unknown
+    }
+}

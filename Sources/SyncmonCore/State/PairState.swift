@@ -1,0 +1,292 @@
+/// Everything syncmon knows about one (engine, database) pair (SPEC §2).
+///
+/// A pure value: events are applied with their time passed in, and the verdict (summary and
+/// stalls) is computed for a given "now" by `evaluate(at:thresholds:)`. Nothing here reads a
+/// clock, so every rule is testable with plain values.
+public struct PairState: Sendable {
+    public private(set) var setup = PhaseTracker()
+    public private(set) var importPhase = PhaseTracker()
+    public private(set) var exportPhase = PhaseTracker()
+
+    public private(set) var account: AccountStatus = .unknown
+    public private(set) var network: NetworkStatus = .unknown
+    /// `pendingRecordZoneChanges` from the latest `stateUpdate`.
+    public private(set) var pendingRecordZoneChanges: Int64 = 0
+    /// `pendingDatabaseChanges` from the latest `stateUpdate`.
+    public private(set) var pendingDatabaseChanges: Int64 = 0
+    /// When the pending total last went from zero to above zero.
+    public private(set) var pendingSince: Timestamp? = nil
+    /// Until when the engine was told to wait (`retryAfter`); may be in the past.
+    public private(set) var throttledUntil: Timestamp? = nil
+
+    /// The promised heartbeat interval, while the engine promises one.
+    public private(set) var heartbeatInterval: TimeSpan? = nil
+    /// `engineStopped` was the latest word.
+    public private(set) var stopped = false
+    /// The push connection that carried `engineStarted` closed without `engineStopped`.
+    public private(set) var disconnected = false
+    /// The push connection this pair's `engineStarted` came on, which it is tied to.
+    public private(set) var connection: UInt64? = nil
+
+    public private(set) var firstEvent: Timestamp
+    public private(set) var lastEvent: Timestamp
+    /// The highest accepted `seq`.
+    public private(set) var lastSequence: Int64? = nil
+    /// Sequence numbers skipped over (a hint that events were lost upstream).
+    public private(set) var sequenceGaps: UInt64 = 0
+
+    /// When the latest suppression (down, stopped, no network, no account) ended; throttles
+    /// are folded in lazily from `throttledUntil`.
+    var suppressionEnded: Timestamp? = nil
+    /// The first transient error after the latest success of any phase (`retry_loop`).
+    public private(set) var transientSinceSuccess: Timestamp? = nil
+    /// A `containerEvent` setup was seen: `engineStarted` no longer drives setup.
+    private var containerSetupSeen = false
+    /// Setup was opened by `engineStarted` and waits for an available account or a cycle.
+    private var engineSetupPending = false
+
+    public private(set) var recordsFetched = RecordCounts()
+    public private(set) var recordsSent = RecordCounts()
+    /// `accountChange` events by type.
+    public private(set) var accountChanges = [UInt64](repeating: 0, count: AccountChangeType.allCases.count)
+    /// Errors by phase (`nil` for an `error` event without one) and code label.
+    public private(set) var errors: [ErrorCounterKey: UInt64] = [:]
+
+    /// What was last reported for this pair, so that changes can be announced once.
+    var reported: Evaluation? = nil
+
+    public init(firstEvent: Timestamp) {
+        self.firstEvent = firstEvent
+        self.lastEvent = firstEvent
+    }
+
+    public subscript(phase: Phase) -> PhaseTracker {
+        switch phase {
+        case .setup: self.setup
+        case .import: self.importPhase
+        case .export: self.exportPhase
+        }
+    }
+
+    private mutating func withPhase<Result>(_ phase: Phase, _ body: (inout PhaseTracker) -> Result) -> Result {
+        switch phase {
+        case .setup: body(&self.setup)
+        case .import: body(&self.importPhase)
+        case .export: body(&self.exportPhase)
+        }
+    }
+}
+
+/// Record counts by operation: modifications/deletions fetched, or saves/deletes sent.
+public struct RecordCounts: Equatable, Sendable {
+    public var changed: UInt64 = 0
+    public var deleted: UInt64 = 0
+}
+
+/// The labels of one `syncmon_errors_total` series (the class follows from the code).
+public struct ErrorCounterKey: Hashable, Comparable, Sendable {
+    /// The phase, `nil` for an `error` event that named none.
+    public var phase: Phase?
+    public var code: ErrorCodeLabel
+
+    public static func < (lhs: ErrorCounterKey, rhs: ErrorCounterKey) -> Bool {
+        let left = lhs.phase?.rawValue ?? -1
+        let right = rhs.phase?.rawValue ?? -1
+        return left != right ? left < right : lhs.code < rhs.code
+    }
+}
+
+// MARK: - Applying events
+
+extension PairState {
+    /// Applies one accepted event that happened at `time`; `connection` names the push
+    /// connection that carried it, if any.
+    public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) {
+        let wasSuppressed = self.isSuppressed(at: time, includingThrottle: false)
+        if let sequence = event.sequence {
+            if let last = self.lastSequence, sequence > last + 1 { self.sequenceGaps += UInt64(sequence - last - 1) }
+            self.lastSequence = sequence
+        }
+        // Any event means the engine is heard from again (SPEC §2.2, §9.9).
+        self.stopped = false
+        self.disconnected = false
+        if time > self.lastEvent { self.lastEvent = time }
+
+        switch event.payload {
+        case .willFetchChanges:
+            self.importPhase.start(at: time)
+        case .fetchedDatabaseChanges(let modifications, let deletions),
+            .fetchedRecordZoneChanges(let modifications, let deletions):
+            self.importPhase.progress(at: time)
+            self.recordsFetched.changed &+= UInt64(modifications)
+            self.recordsFetched.deleted &+= UInt64(deletions)
+        case .willFetchRecordZoneChanges:
+            self.importPhase.progress(at: time)
+        case .didFetchRecordZoneChanges(let error):
+            self.importPhase.progress(at: time)
+            if let error {
+                self.count(error, phase: .import, at: time)
+                self.importPhase.note(error)
+            }
+        case .didFetchChanges:
+            self.endCycle(.import, at: time)
+        case .willSendChanges:
+            self.exportPhase.start(at: time)
+        case .sentDatabaseChanges(_, _, let failures):
+            self.exportPhase.progress(at: time)
+            self.count(failures, phase: .export, at: time)
+        case .sentRecordZoneChanges(let saved, let deleted, let failures):
+            self.exportPhase.progress(at: time)
+            self.recordsSent.changed &+= UInt64(saved)
+            self.recordsSent.deleted &+= UInt64(deleted)
+            self.count(failures, phase: .export, at: time)
+        case .didSendChanges:
+            self.endCycle(.export, at: time)
+        case .stateUpdate(let recordZone, let database):
+            self.setPending(recordZone: recordZone ?? self.pendingRecordZoneChanges, database: database ?? self.pendingDatabaseChanges, at: time)
+        case .accountChange(let change):
+            self.accountChanges[change.rawValue] += 1
+            switch change {
+            case .signOut:
+                self.account = .noAccount
+            case .signIn, .switchAccounts:
+                // CKSyncEngine resets its state and clears pending changes on an account change.
+                self.account = .available
+                self.setPending(recordZone: 0, database: 0, at: time)
+            }
+        case .containerEvent(let containerEvent):
+            self.apply(containerEvent, at: time)
+        case .accountStatus(let status):
+            self.account = status
+            // Only `accountStatus available`, not `accountChange`, completes setup (SPEC §9.3).
+            if status == .available { self.completeEngineSetup(at: time) }
+        case .networkStatus(let available):
+            self.network = available ? .available : .unavailable
+        case .engineStarted(let heartbeatInterval):
+            self.heartbeatInterval = heartbeatInterval
+            self.connection = connection
+            if !self.containerSetupSeen {
+                self.setup.start(at: time)
+                self.engineSetupPending = true
+            }
+        case .heartbeat:
+            break
+        case .engineStopped:
+            self.stopped = true
+            self.heartbeatInterval = nil
+            self.connection = nil
+        case .error(let phase, let error):
+            self.count(error, phase: phase, at: time)
+            if phase == .setup, error.errorClass == .actionable {
+                self.engineSetupPending = false
+                self.setup.fail(at: time, error: error)
+            } else if let phase, phase != .setup {
+                // Counts toward the phase's open cycle, if it has one (SPEC §9.5). Setup has no
+                // cycle errors: a CKSyncEngine setup completes by account or cycle, and a
+                // containerEvent setup reports its own outcome.
+                self.withPhase(phase) { _ = $0.note(error) }
+            }
+        }
+
+        if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
+            self.suppressionEnded = max(self.suppressionEnded ?? time, time)
+        }
+    }
+
+    private mutating func apply(_ event: ContainerEvent, at time: Timestamp) {
+        if event.kind == .setup {
+            self.containerSetupSeen = true
+            self.engineSetupPending = false
+        }
+        guard let ended = event.ended else {
+            self.withPhase(event.kind) { $0.start(at: event.started, containerIdentifier: event.identifier) }
+            return
+        }
+        let succeeded = event.succeeded ?? (event.error == nil)
+        var phaseError: PhaseError? = nil
+        if let error = event.error {
+            self.count(error, phase: event.kind, at: time)
+        }
+        if !succeeded {
+            // A failure without an error is reported as `unknown`; a conflict code is actionable here (SPEC §9.7).
+            let code = event.error?.code ?? ErrorCode(.unknown)
+            if event.error == nil { self.countError(code: code, phase: event.kind) }
+            phaseError = PhaseError(code: code, errorClass: code.errorClass == .transient ? .transient : .actionable)
+        }
+        let outcome = self.withPhase(event.kind) {
+            $0.end(containerIdentifier: event.identifier, started: event.started, ended: ended, error: phaseError)
+        }
+        self.finished(event.kind, outcome, at: ended)
+    }
+
+    private mutating func endCycle(_ phase: Phase, at time: Timestamp) {
+        let outcome = self.withPhase(phase) { $0.end(at: time) }
+        self.finished(phase, outcome, at: time)
+    }
+
+    /// Bookkeeping after any cycle ends.
+    private mutating func finished(_ phase: Phase, _ outcome: PhaseTracker.Outcome, at time: Timestamp) {
+        if outcome == .succeeded { self.transientSinceSuccess = nil }
+        // A completed import or export cycle, whatever its outcome, completes a CKSyncEngine setup.
+        if phase != .setup { self.completeEngineSetup(at: time) }
+    }
+
+    private mutating func completeEngineSetup(at time: Timestamp) {
+        guard self.engineSetupPending else { return }
+        self.engineSetupPending = false
+        let outcome = self.setup.end(at: time)
+        if outcome == .succeeded { self.transientSinceSuccess = nil }
+    }
+
+    private mutating func setPending(recordZone: Int64, database: Int64, at time: Timestamp) {
+        let wasPending = self.pendingRecordZoneChanges > 0 || self.pendingDatabaseChanges > 0
+        self.pendingRecordZoneChanges = recordZone
+        self.pendingDatabaseChanges = database
+        let isPending = recordZone > 0 || database > 0
+        if isPending, !wasPending { self.pendingSince = time }
+        if !isPending { self.pendingSince = nil }
+    }
+
+    /// Counts one error: the counter, the throttle and the retry-loop clock.
+    private mutating func count(_ error: SyncError, phase: Phase?, at time: Timestamp) {
+        self.countError(code: error.code, phase: phase)
+        self.noteSideEffects(errorClass: error.errorClass, retryAfter: error.retryAfter, at: time)
+    }
+
+    /// Counts a failure list and folds it into the phase's open cycle.
+    private mutating func count(_ failures: FailureDigest, phase: Phase, at time: Timestamp) {
+        guard failures.count > 0 else { return }
+        failures.codes.forEach { label, count in
+            self.errors[ErrorCounterKey(phase: phase, code: label), default: 0] &+= UInt64(count)
+        }
+        self.withPhase(phase) { $0.note(failures) }
+        if failures.firstTransient != nil { self.noteSideEffects(errorClass: .transient, retryAfter: nil, at: time) }
+        if let retryAfter = failures.retryAfter { self.throttle(until: time.adding(retryAfter), at: time) }
+    }
+
+    private mutating func countError(code: ErrorCode, phase: Phase?) {
+        self.errors[ErrorCounterKey(phase: phase, code: code.label), default: 0] &+= 1
+    }
+
+    private mutating func noteSideEffects(errorClass: ErrorClass, retryAfter: TimeSpan?, at time: Timestamp) {
+        if errorClass == .transient, self.transientSinceSuccess == nil { self.transientSinceSuccess = time }
+        // Any error carrying retryAfter throttles, whatever its class (SPEC §9.6).
+        if let retryAfter { self.throttle(until: time.adding(retryAfter), at: time) }
+    }
+
+    /// Sets the throttle; a later one replaces an earlier one, even when it is shorter.
+    private mutating func throttle(until end: Timestamp, at time: Timestamp) {
+        if let previous = self.throttledUntil, previous <= time {
+            // The previous throttle already ran out: remember it as the end of a suppression.
+            self.suppressionEnded = max(self.suppressionEnded ?? previous, previous)
+        }
+        self.throttledUntil = end
+    }
+
+    /// The push connection this pair is tied to closed without `engineStopped`.
+    public mutating func connectionClosed() {
+        guard self.connection != nil else { return }
+        self.connection = nil
+        if !self.stopped { self.disconnected = true }
+    }
+}

@@ -1,0 +1,56 @@
+/// The state of one phase, as CloudKitSyncMonitor's `SyncState` (SPEC §2.1).
+public enum PhaseState: Equatable, Sendable {
+    case notStarted
+    case inProgress(since: Timestamp)
+    case succeeded(started: Timestamp, ended: Timestamp)
+    case failed(started: Timestamp, ended: Timestamp, error: PhaseError)
+
+    /// The bounded name used in metrics and status JSON.
+    public var name: PhaseStateName {
+        switch self {
+        case .notStarted: .notStarted
+        case .inProgress: .inProgress
+        case .succeeded: .succeeded
+        case .failed: .failed
+        }
+    }
+
+    /// The error of a failed phase.
+    public var error: PhaseError? {
+        if case .failed(_, _, let error) = self { return error }
+        return nil
+    }
+
+    public var isInProgress: Bool {
+        if case .inProgress = self { return true }
+        return false
+    }
+}
+
+/// The `state` label values of `syncmon_phase_state`.
+public enum PhaseStateName: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case notStarted, inProgress, succeeded, failed
+
+    public var description: String {
+        switch self {
+        case .notStarted: "not_started"
+        case .inProgress: "in_progress"
+        case .succeeded: "succeeded"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// Why a phase failed: the error it shows and how it counts for the summary.
+public struct PhaseError: Equatable, Sendable {
+    public var code: ErrorCode
+    /// `transient` makes the summary `retrying`; anything else makes it `error`. A conflict code
+    /// that fails a `containerEvent` counts as actionable (SPEC §9.7), so this is not always the
+    /// code's own class.
+    public var errorClass: ErrorClass
+
+    public init(code: ErrorCode, errorClass: ErrorClass) {
+        self.code = code
+        self.errorClass = errorClass
+    }
+}

@@ -1,0 +1,149 @@
+/// The life of one phase of one pair: its state, the cycle in flight, and its counters.
+///
+/// A cycle is a `will…`/`did…` pair (or a `containerEvent` start/end); the tracker collects what
+/// happens inside it and decides the outcome when it ends.
+public struct PhaseTracker: Equatable, Sendable {
+    /// The state shown in status and metrics.
+    public private(set) var state: PhaseState = .notStarted
+    /// The last progress event (a fetched/sent batch or a zone event) of the open cycle.
+    public private(set) var lastProgress: Timestamp? = nil
+    /// The first actionable error seen inside the open cycle.
+    private var cycleActionable: SyncError? = nil
+    /// The first transient error seen inside the open cycle.
+    private var cycleTransient: SyncError? = nil
+    /// The `containerEvent` id that opened the cycle, when one did.
+    private var containerIdentifier: UInt64? = nil
+    /// When the latest cycle started (`syncmon_phase_last_start_timestamp_seconds`).
+    public private(set) var lastStart: Timestamp? = nil
+    /// When the latest successful cycle ended (`syncmon_phase_last_success_timestamp_seconds`).
+    public private(set) var lastSuccess: Timestamp? = nil
+    /// Completed cycles, whatever their outcome.
+    public private(set) var runs: UInt64 = 0
+    /// Completed cycles that failed.
+    public private(set) var failures: UInt64 = 0
+    /// Durations of completed cycles.
+    public private(set) var durations = DurationHistogram()
+
+    public init() {}
+
+    /// How a cycle ended.
+    enum Outcome: Equatable {
+        case succeeded
+        case failed(PhaseError)
+    }
+
+    /// Opens a cycle; a second start while one is open restarts it (SPEC §9.4).
+    mutating func start(at time: Timestamp, containerIdentifier: UInt64? = nil) {
+        self.state = .inProgress(since: time)
+        self.lastProgress = nil
+        self.cycleActionable = nil
+        self.cycleTransient = nil
+        self.containerIdentifier = containerIdentifier
+        self.lastStart = time
+    }
+
+    /// Records progress, opening a cycle implicitly when none is open (SPEC §2.1, §9.4).
+    mutating func progress(at time: Timestamp) {
+        if !self.state.isInProgress { self.start(at: time) }
+        self.lastProgress = time
+    }
+
+    /// Counts an error toward the open cycle; `false` when no cycle is open.
+    @discardableResult
+    mutating func note(_ error: SyncError) -> Bool {
+        guard self.state.isInProgress else { return false }
+        switch error.errorClass {
+        case .actionable where self.cycleActionable == nil: self.cycleActionable = error
+        case .transient where self.cycleTransient == nil: self.cycleTransient = error
+        default: break
+        }
+        return true
+    }
+
+    /// Counts every failure of a digest toward the open cycle.
+    mutating func note(_ failures: FailureDigest) {
+        if let error = failures.firstActionable { self.note(error) }
+        if let error = failures.firstTransient { self.note(error) }
+    }
+
+    /// Ends the open cycle (`did…`); with none open, records a zero-length cycle ending now.
+    /// It fails with the first actionable error seen, else with the first transient one.
+    mutating func end(at time: Timestamp) -> Outcome {
+        let started: Timestamp
+        if case .inProgress(let since) = self.state {
+            started = since
+        } else {
+            started = time
+            self.lastStart = time
+        }
+        let error: PhaseError?
+        if let actionable = self.cycleActionable {
+            error = PhaseError(code: actionable.code, errorClass: .actionable)
+        } else if let transient = self.cycleTransient {
+            error = PhaseError(code: transient.code, errorClass: .transient)
+        } else {
+            error = nil
+        }
+        return self.complete(started: started, ended: time, error: error)
+    }
+
+    /// Ends a cycle whose start and end the engine reported itself (`containerEvent`).
+    ///
+    /// When another cycle with a different id started after this one and is still open, the
+    /// late end is counted but does not close the newer cycle.
+    mutating func end(
+        containerIdentifier: UInt64,
+        started: Timestamp,
+        ended: Timestamp,
+        error: PhaseError?
+    ) -> Outcome {
+        if case .inProgress(let since) = self.state, self.containerIdentifier != containerIdentifier, since > started {
+            self.count(started: started, ended: ended, error: error)
+            return error.map { .failed($0) } ?? .succeeded
+        }
+        if self.lastStart.map({ $0 < started }) ?? true { self.lastStart = started }
+        return self.complete(started: started, ended: ended, error: error)
+    }
+
+    /// Fails the phase outright (an actionable `error` event with `phase: setup`).
+    mutating func fail(at time: Timestamp, error: SyncError) {
+        let started: Timestamp
+        if case .inProgress(let since) = self.state {
+            started = since
+        } else {
+            started = time
+            self.lastStart = time
+        }
+        _ = self.complete(started: started, ended: time, error: PhaseError(code: error.code, errorClass: .actionable))
+    }
+
+    private mutating func complete(started: Timestamp, ended: Timestamp, error: PhaseError?) -> Outcome {
+        self.count(started: started, ended: ended, error: error)
+        self.lastProgress = nil
+        self.cycleActionable = nil
+        self.cycleTransient = nil
+        self.containerIdentifier = nil
+        if let error {
+            self.state = .failed(started: started, ended: ended, error: error)
+            return .failed(error)
+        }
+        self.state = .succeeded(started: started, ended: ended)
+        return .succeeded
+    }
+
+    private mutating func count(started: Timestamp, ended: Timestamp, error: PhaseError?) {
+        self.runs += 1
+        self.durations.observe(ended.since(started))
+        if error != nil {
+            self.failures += 1
+        } else if self.lastSuccess.map({ $0 < ended }) ?? true {
+            self.lastSuccess = ended
+        }
+    }
+
+    /// When the open cycle last showed life: its start or its latest progress.
+    var lastActivity: Timestamp? {
+        guard case .inProgress(let since) = self.state else { return nil }
+        return max(since, self.lastProgress ?? since)
+    }
+}

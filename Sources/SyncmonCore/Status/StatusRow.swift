@@ -1,0 +1,42 @@
+/// One row of status (SPEC §4): a pair's verdict and the facts behind it at one moment.
+public struct StatusRow: Sendable {
+    public var key: PairKey
+    public var summary: Summary
+    public var stalls: StallSet
+    public var account: AccountStatus
+    public var network: NetworkStatus
+    public var setup: PhaseState
+    public var importPhase: PhaseState
+    public var exportPhase: PhaseState
+    /// `nil` once the throttle has passed.
+    public var throttledUntil: Timestamp?
+    public var pendingRecordZoneChanges: Int64
+    public var pendingDatabaseChanges: Int64
+    public var lastEvent: Timestamp
+    public var up: Bool
+
+    public init(key: PairKey, state: PairState, at now: Timestamp, thresholds: StallThresholds) {
+        let evaluation = state.evaluate(at: now, thresholds: thresholds)
+        self.key = key
+        self.summary = evaluation.summary
+        self.stalls = evaluation.stalls
+        self.account = state.account
+        self.network = state.network
+        self.setup = state.setup.state
+        self.importPhase = state.importPhase.state
+        self.exportPhase = state.exportPhase.state
+        self.throttledUntil = state.activeThrottle(at: now)
+        self.pendingRecordZoneChanges = state.pendingRecordZoneChanges
+        self.pendingDatabaseChanges = state.pendingDatabaseChanges
+        self.lastEvent = state.lastEvent
+        self.up = state.isUp(at: now)
+    }
+
+    public subscript(phase: Phase) -> PhaseState {
+        switch phase {
+        case .setup: self.setup
+        case .import: self.importPhase
+        case .export: self.exportPhase
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `syncmon` command: a thin front over the library targets.
+@main
+struct Syncmon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "syncmon",
+        abstract: "Watch sync engines: setup, import and export state, stalls, Prometheus metrics.",
+        discussion: """
+            syncmon takes in sync engines' event streams (the vocabulary of CKSyncEngine and \
+            NSPersistentCloudKitContainer events), keeps a setup / import / export state machine per \
+            engine and database, and decides when sync has silently stopped.
+            """,
+        version: SyncmonVersion.version,
+        subcommands: [ReplayCommand.self]
+    )
+}
+
+/// The version stamped into the binary.
+enum SyncmonVersion {
+    static let version = "0.1.0"
+}
