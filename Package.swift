@@ -44,11 +44,9 @@ let package = Package(
             name: "SyncmonBenchmark",
             dependencies: ["SyncmonCore"]
         ),
-        .testTarget(
-            name: "SyncmonCoreTests",
-            dependencies: ["SyncmonCore"],
-            resources: [.copy("Fixtures")]
-        ),
+        // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
+        .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore"]),
+        .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition"]),
         .testTarget(
             name: "SyncmonSystemdTests",
@@ -58,7 +56,13 @@ let package = Package(
             ]
         ),
         // Runs the built `syncmon` binary from the outside.
-        .testTarget(name: "SyncmonCLITests", dependencies: ["SyncmonCore"]),
+        .testTarget(
+            name: "SyncmonCLITests",
+            dependencies: [
+                "syncmon", "SyncmonCore", "SyncmonTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,30 +36,50 @@ struct ReplayCommand: ParsableCommand {
     var stallThresholds: StallThresholdOptions
 
     func run() throws {
-        let wallClock = Self.wallClock()
-        var session = ReplaySession(configuration: MonitorConfiguration(thresholds: self.stallThresholds.thresholds, maximumPairs: .max))
+        let report: ReplayReport
         do {
-            try ByteStream.read(path: self.file) { session.feed($0) }
+            report = try self.replay()
         } catch {
             printError("syncmon replay: \(error)")
             throw ExitCode(4)
         }
-        session.finish(fallbackTime: wallClock)
-        let now = session.now(advancedBy: self.advance.span, fallbackTime: wallClock)
-        let rows = session.monitor.rows(at: now)
-        if self.json {
-            print(StatusDocument.json(rows: rows, now: now), terminator: "")
-        } else {
-            print(StatusTable.render(rows: rows, now: now), terminator: "")
-        }
-        printError(Self.summary(of: session))
-        throw ExitCode(Severity.worst(of: rows.map(\.summary.severity)).rawValue)
+        print(self.json ? report.json : report.table, terminator: "")
+        printError(report.stderrSummary)
+        throw ExitCode(report.severity.rawValue)
     }
 
+    /// Replays the stream and evaluates status at the end (no printing).
+    func replay() throws -> ReplayReport {
+        let wallClock = Self.wallClock()
+        let configuration = MonitorConfiguration(thresholds: self.stallThresholds.thresholds, maximumPairs: .max)
+        var session = ReplaySession(configuration: configuration)
+        try ByteStream.read(path: self.file) { session.feed($0) }
+        session.finish(fallbackTime: wallClock)
+        let now = session.now(advancedBy: self.advance.span, fallbackTime: wallClock)
+        return ReplayReport(session: session, now: now, rows: session.monitor.rows(at: now))
+    }
+
+    static func wallClock() -> Timestamp {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Timestamp(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
+    }
+}
+
+/// What a replay found: the rows at the evaluation time and the line bookkeeping.
+struct ReplayReport {
+    var session: ReplaySession
+    var now: Timestamp
+    var rows: [StatusRow]
+
+    var json: String { StatusDocument.json(rows: self.rows, now: self.now) }
+    var table: String { StatusTable.render(rows: self.rows, now: self.now) }
+    var severity: Severity { Severity.worst(of: self.rows.map(\.summary.severity)) }
+
     /// One line for stderr: what was read, applied and rejected.
-    static func summary(of session: ReplaySession) -> String {
-        let monitor = session.monitor
-        var line = "replay: \(session.lines) lines, \(monitor.accepted) events applied"
+    var stderrSummary: String {
+        let monitor = self.session.monitor
+        var line = "replay: \(self.session.lines) lines, \(monitor.accepted) events applied"
         let rejected = RejectionReason.allCases.filter { monitor.rejectedCount($0) > 0 }
         if rejected.isEmpty {
             line += ", none rejected"
@@ -69,12 +89,6 @@ struct ReplayCommand: ParsableCommand {
         }
         if monitor.duplicates > 0 { line += ", \(monitor.duplicates) duplicates dropped" }
         return line
-    }
-
-    static func wallClock() -> Timestamp {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Timestamp(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
     }
 }
 

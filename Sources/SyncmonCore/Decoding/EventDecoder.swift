@@ -23,7 +23,7 @@ public struct EventDecoder: Sendable {
         var scanner = JSONScanner(line)
         scanner.skipWhitespace()
         if scanner.isAtEnd { return .blank }
-        var fields = RawFields()
+        var fields = RawFields(line: line)
         do {
             try fields.read(&scanner)
         } catch {
@@ -43,10 +43,90 @@ public struct EventDecoder: Sendable {
     }
 }
 
+/// The keys of protocol version 1 that syncmon reads.
+private enum FieldKey {
+    case version, engine, database, type, time, sequence, identifier
+    case reason, zone, modifications, deletions, savedZones, deletedZones, savedRecords, deletedRecords
+    case failedZoneSaves, failedZoneDeletes, failedRecordSaves, failedRecordDeletes
+    case pendingRecordZoneChanges, pendingDatabaseChanges, changeType, kind, phase, started, ended
+    case succeeded, status, available, heartbeatSeconds, error
+
+    /// Matches a key's bytes: a switch on the length, then one or two comparisons, because
+    /// this runs for every key of every line.
+    init?(_ key: UnsafeRawBufferPointer?) {
+        guard let key else { return nil }
+        func matches(_ literal: StaticString) -> Bool { InlineName.bytes(key, equal: literal) }
+        switch key.count {
+        case 1 where matches("v"): self = .version
+        case 2 where matches("id"): self = .identifier
+        case 3 where matches("seq"): self = .sequence
+        case 4 where matches("type"): self = .type
+        case 4 where matches("time"): self = .time
+        case 4 where matches("zone"): self = .zone
+        case 4 where matches("kind"): self = .kind
+        case 5 where matches("error"): self = .error
+        case 5 where matches("ended"): self = .ended
+        case 5 where matches("phase"): self = .phase
+        case 6 where matches("engine"): self = .engine
+        case 6 where matches("reason"): self = .reason
+        case 6 where matches("status"): self = .status
+        case 7 where matches("started"): self = .started
+        case 8 where matches("database"): self = .database
+        case 9 where matches("deletions"): self = .deletions
+        case 9 where matches("available"): self = .available
+        case 9 where matches("succeeded"): self = .succeeded
+        case 10 where matches("savedZones"): self = .savedZones
+        case 10 where matches("changeType"): self = .changeType
+        case 12 where matches("savedRecords"): self = .savedRecords
+        case 12 where matches("deletedZones"): self = .deletedZones
+        case 13 where matches("modifications"): self = .modifications
+        case 14 where matches("deletedRecords"): self = .deletedRecords
+        case 15 where matches("failedZoneSaves"): self = .failedZoneSaves
+        case 16 where matches("heartbeatSeconds"): self = .heartbeatSeconds
+        case 17 where matches("failedRecordSaves"): self = .failedRecordSaves
+        case 17 where matches("failedZoneDeletes"): self = .failedZoneDeletes
+        case 19 where matches("failedRecordDeletes"): self = .failedRecordDeletes
+        case 22 where matches("pendingDatabaseChanges"): self = .pendingDatabaseChanges
+        case 24 where matches("pendingRecordZoneChanges"): self = .pendingRecordZoneChanges
+        default: return nil
+        }
+    }
+}
+
+/// The keys of an `Error` or `Failure` object.
+private enum ErrorKey {
+    case code, retryAfter
+    /// `message`, `zone`, `recordName`: strings kept for logs only.
+    case text
+
+    init?(_ key: UnsafeRawBufferPointer?) {
+        guard let key else { return nil }
+        if InlineName.bytes(key, equal: "code") {
+            self = .code
+        } else if InlineName.bytes(key, equal: "retryAfter") {
+            self = .retryAfter
+        } else if InlineName.bytes(key, equal: "message") || InlineName.bytes(key, equal: "zone")
+            || InlineName.bytes(key, equal: "recordName")
+        {
+            self = .text
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Where a value sits in the line.
+private struct ValueRange {
+    var start: Int
+    var end: Int
+}
+
 /// Every key of protocol version 1 that syncmon reads, as one line held it.
 private struct RawFields {
     var version: FieldSlot<Int64> = .absent
-    var engine: FieldSlot<InlineName> = .absent
+    /// Where the line holds each bulky value; it is decoded only if the type needs it, which
+    /// keeps this struct small (it is rebuilt for every line).
+    var engine: FieldSlot<ValueRange> = .absent
     var database: FieldSlot<Database> = .absent
     /// `.value(nil)` is a string naming no known type.
     var type: FieldSlot<EventType?> = .absent
@@ -62,10 +142,10 @@ private struct RawFields {
     var deletedZones: FieldSlot<Int64> = .absent
     var savedRecords: FieldSlot<Int64> = .absent
     var deletedRecords: FieldSlot<Int64> = .absent
-    var failedZoneSaves: FieldSlot<FailureDigest> = .absent
-    var failedZoneDeletes: FieldSlot<FailureDigest> = .absent
-    var failedRecordSaves: FieldSlot<FailureDigest> = .absent
-    var failedRecordDeletes: FieldSlot<FailureDigest> = .absent
+    var failedZoneSaves: FieldSlot<ValueRange> = .absent
+    var failedZoneDeletes: FieldSlot<ValueRange> = .absent
+    var failedRecordSaves: FieldSlot<ValueRange> = .absent
+    var failedRecordDeletes: FieldSlot<ValueRange> = .absent
     var pendingRecordZoneChanges: FieldSlot<Int64> = .absent
     var pendingDatabaseChanges: FieldSlot<Int64> = .absent
     var changeType: FieldSlot<AccountChangeType> = .absent
@@ -77,7 +157,13 @@ private struct RawFields {
     var status: FieldSlot<AccountStatus> = .absent
     var available: FieldSlot<Bool> = .absent
     var heartbeatSeconds: FieldSlot<Double> = .absent
-    var error: FieldSlot<SyncError> = .absent
+    var error: FieldSlot<ValueRange> = .absent
+    /// The line, for decoding the bulky values late.
+    let line: UnsafeRawBufferPointer
+
+    init(line: UnsafeRawBufferPointer) {
+        self.line = line
+    }
 
     /// Reads the top-level object, filling the slots of the keys it knows and checking the rest.
     mutating func read(_ scanner: inout JSONScanner) throws(MalformedJSON) {
@@ -86,14 +172,14 @@ private struct RawFields {
             repeat {
                 scanner.skipWhitespace()
                 guard scanner.current == UInt8(ascii: "\"") else { throw MalformedJSON() }
-                var key = InlineNameSink()
-                try scanner.string(into: &key)
+                let key = try scanner.withString { FieldKey($0) }
                 try scanner.expect(UInt8(ascii: ":"))
                 scanner.skipWhitespace()
-                if key.overflowed {
-                    try scanner.skipValue(depth: 1)
+                if let key {
+                    try self.readValue(for: key, &scanner)
                 } else {
-                    try self.readValue(for: key.name, &scanner)
+                    // Unknown keys are ignored (forward compatibility), but must still be valid JSON.
+                    try scanner.skipValue(depth: 1)
                 }
             } while scanner.consume(UInt8(ascii: ","))
             try scanner.expect(UInt8(ascii: "}"))
@@ -102,91 +188,42 @@ private struct RawFields {
         guard scanner.isAtEnd else { throw MalformedJSON() }
     }
 
-    /// Dispatches on the key's length first so that each key costs one or two comparisons.
-    private mutating func readValue(for key: InlineName, _ scanner: inout JSONScanner) throws(MalformedJSON) {
-        switch key.count {
-        case 1 where key.equals("v"): self.version = try Self.integer(&scanner)
-        case 2 where key.equals("id"): self.identifier = try Self.hash(&scanner)
-        case 3 where key.equals("seq"): self.sequence = try Self.integer(&scanner)
-        case 4:
-            if key.equals("type") {
-                self.type = try Self.name(&scanner) { EventType($0) }
-            } else if key.equals("time") {
-                self.time = try Self.time(&scanner)
-            } else if key.equals("zone") {
-                self.zone = try Self.anyString(&scanner)
-            } else if key.equals("kind") {
-                self.kind = try Self.enumeration(&scanner) { Phase($0) }
-            } else {
-                try scanner.skipValue(depth: 1)
+    private mutating func readValue(for key: FieldKey, _ scanner: inout JSONScanner) throws(MalformedJSON) {
+        switch key {
+        case .version: self.version = try Self.integer(&scanner)
+        case .identifier: self.identifier = try Self.hash(&scanner)
+        case .sequence: self.sequence = try Self.integer(&scanner)
+        case .type: self.type = try Self.name(&scanner) { EventType($0) }
+        case .time: self.time = try Self.time(&scanner)
+        case .zone: self.zone = try Self.anyString(&scanner)
+        case .kind: self.kind = try Self.enumeration(&scanner) { Phase($0) }
+        case .error: self.error = try Self.range(&scanner, opening: UInt8(ascii: "{"))
+        case .ended: self.ended = try Self.time(&scanner)
+        case .phase: self.phase = try Self.enumeration(&scanner) { Phase($0) }
+        case .engine: self.engine = try Self.range(&scanner, opening: UInt8(ascii: "\""))
+        case .reason:
+            self.reason = try Self.enumeration(&scanner) {
+                InlineName.bytes($0, equal: "scheduled") || InlineName.bytes($0, equal: "manual") ? () : nil
             }
-        case 5:
-            if key.equals("error") {
-                self.error = try Self.error(&scanner)
-            } else if key.equals("ended") {
-                self.ended = try Self.time(&scanner)
-            } else if key.equals("phase") {
-                self.phase = try Self.enumeration(&scanner) { Phase($0) }
-            } else {
-                try scanner.skipValue(depth: 1)
-            }
-        case 6:
-            if key.equals("engine") {
-                self.engine = try Self.engineName(&scanner)
-            } else if key.equals("reason") {
-                self.reason = try Self.enumeration(&scanner) { $0.equals("scheduled") || $0.equals("manual") ? () : nil }
-            } else if key.equals("status") {
-                self.status = try Self.enumeration(&scanner) { AccountStatus(wire: $0) }
-            } else {
-                try scanner.skipValue(depth: 1)
-            }
-        case 7 where key.equals("started"): self.started = try Self.time(&scanner)
-        case 8 where key.equals("database"): self.database = try Self.enumeration(&scanner) { Database($0) }
-        case 9:
-            if key.equals("deletions") {
-                self.deletions = try Self.integer(&scanner)
-            } else if key.equals("available") {
-                self.available = try Self.boolean(&scanner)
-            } else if key.equals("succeeded") {
-                self.succeeded = try Self.boolean(&scanner)
-            } else {
-                try scanner.skipValue(depth: 1)
-            }
-        case 10:
-            if key.equals("savedZones") {
-                self.savedZones = try Self.integer(&scanner)
-            } else if key.equals("changeType") {
-                self.changeType = try Self.enumeration(&scanner) { AccountChangeType(wire: $0) }
-            } else {
-                try scanner.skipValue(depth: 1)
-            }
-        case 12:
-            if key.equals("savedRecords") {
-                self.savedRecords = try Self.integer(&scanner)
-            } else if key.equals("deletedZones") {
-                self.deletedZones = try Self.integer(&scanner)
-            } else {
-                try scanner.skipValue(depth: 1)
-            }
-        case 13 where key.equals("modifications"): self.modifications = try Self.integer(&scanner)
-        case 14 where key.equals("deletedRecords"): self.deletedRecords = try Self.integer(&scanner)
-        case 15 where key.equals("failedZoneSaves"): self.failedZoneSaves = try Self.failures(&scanner)
-        case 16 where key.equals("heartbeatSeconds"): self.heartbeatSeconds = try Self.double(&scanner)
-        case 17:
-            if key.equals("failedRecordSaves") {
-                self.failedRecordSaves = try Self.failures(&scanner)
-            } else if key.equals("failedZoneDeletes") {
-                self.failedZoneDeletes = try Self.failures(&scanner)
-            } else {
-                try scanner.skipValue(depth: 1)
-            }
-        case 19 where key.equals("failedRecordDeletes"): self.failedRecordDeletes = try Self.failures(&scanner)
-        case 22 where key.equals("pendingDatabaseChanges"): self.pendingDatabaseChanges = try Self.integer(&scanner)
-        case 24 where key.equals("pendingRecordZoneChanges"):
-            self.pendingRecordZoneChanges = try Self.integer(&scanner)
-        default:
-            // Unknown keys are ignored (forward compatibility), but must still be valid JSON.
-            try scanner.skipValue(depth: 1)
+        case .status: self.status = try Self.enumeration(&scanner) { AccountStatus(wire: $0) }
+        case .started: self.started = try Self.time(&scanner)
+        case .database: self.database = try Self.enumeration(&scanner) { Database($0) }
+        case .deletions: self.deletions = try Self.integer(&scanner)
+        case .available: self.available = try Self.boolean(&scanner)
+        case .succeeded: self.succeeded = try Self.boolean(&scanner)
+        case .savedZones: self.savedZones = try Self.integer(&scanner)
+        case .changeType: self.changeType = try Self.enumeration(&scanner) { AccountChangeType(wire: $0) }
+        case .savedRecords: self.savedRecords = try Self.integer(&scanner)
+        case .deletedZones: self.deletedZones = try Self.integer(&scanner)
+        case .modifications: self.modifications = try Self.integer(&scanner)
+        case .deletedRecords: self.deletedRecords = try Self.integer(&scanner)
+        case .failedZoneSaves: self.failedZoneSaves = try Self.range(&scanner, opening: UInt8(ascii: "["))
+        case .heartbeatSeconds: self.heartbeatSeconds = try Self.double(&scanner)
+        case .failedRecordSaves: self.failedRecordSaves = try Self.range(&scanner, opening: UInt8(ascii: "["))
+        case .failedZoneDeletes: self.failedZoneDeletes = try Self.range(&scanner, opening: UInt8(ascii: "["))
+        case .failedRecordDeletes: self.failedRecordDeletes = try Self.range(&scanner, opening: UInt8(ascii: "["))
+        case .pendingDatabaseChanges: self.pendingDatabaseChanges = try Self.integer(&scanner)
+        case .pendingRecordZoneChanges: self.pendingRecordZoneChanges = try Self.integer(&scanner)
         }
     }
 
@@ -200,6 +237,42 @@ private struct RawFields {
         }
         try scanner.skipValue(depth: 1)
         return .invalid
+    }
+
+    /// Skips (and so validates) a value that opens with `opening`, remembering where it is.
+    private static func range(_ scanner: inout JSONScanner, opening: UInt8) throws(MalformedJSON) -> FieldSlot<ValueRange> {
+        guard scanner.current == opening else { return try nullOrInvalid(&scanner) }
+        let start = scanner.position
+        try scanner.skipValue(depth: 1)
+        return .value(ValueRange(start: start, end: scanner.position))
+    }
+
+    /// A scanner over an already validated value of the line.
+    private func scanner(at range: ValueRange) -> JSONScanner {
+        var scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: self.line[..<range.end]))
+        scanner.position = range.start
+        return scanner
+    }
+
+    /// Decodes a bulky value late; the line was validated already, so a scan failure cannot
+    /// happen, but is still answered with a rejection rather than a trap.
+    private func late<Value>(
+        _ slot: FieldSlot<ValueRange>,
+        _ field: StaticString,
+        _ read: (inout JSONScanner) throws(MalformedJSON) -> FieldSlot<Value>
+    ) throws(DecodeFailure) -> FieldSlot<Value> {
+        switch slot {
+        case .absent: return .absent
+        case .null: return .null
+        case .invalid: return .invalid
+        case .value(let range):
+            var scanner = self.scanner(at: range)
+            do {
+                return try read(&scanner)
+            } catch {
+                throw DecodeFailure(.malformed, field: field)
+            }
+        }
     }
 
     private static func integer(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<Int64> {
@@ -245,34 +318,28 @@ private struct RawFields {
     /// A string mapped through `parse`; an unknown spelling is `.invalid`.
     private static func enumeration<Value>(
         _ scanner: inout JSONScanner,
-        _ parse: (InlineName) -> Value?
+        _ parse: (UnsafeRawBufferPointer) -> Value?
     ) throws(MalformedJSON) -> FieldSlot<Value> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
-        var sink = InlineNameSink()
-        try scanner.string(into: &sink)
-        guard !sink.overflowed, let value = parse(sink.name) else { return .invalid }
+        guard let value = try scanner.withString({ $0.flatMap(parse) }) else { return .invalid }
         return .value(value)
     }
 
     /// A string mapped through `parse`, keeping "a string, but not a known one" apart (`type`).
     private static func name<Value>(
         _ scanner: inout JSONScanner,
-        _ parse: (InlineName) -> Value?
+        _ parse: (UnsafeRawBufferPointer) -> Value?
     ) throws(MalformedJSON) -> FieldSlot<Value?> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
-        var sink = InlineNameSink()
-        try scanner.string(into: &sink)
-        return .value(sink.overflowed ? nil : parse(sink.name))
+        return .value(try scanner.withString { $0.flatMap(parse) })
     }
 
     /// An engine identifier: 1–64 characters of `[A-Za-z0-9._-]` (SPEC §1.2).
     private static func engineName(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<InlineName> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
-        var sink = InlineNameSink()
-        try scanner.string(into: &sink)
-        guard !sink.overflowed, !sink.name.isEmpty else { return .invalid }
-        let valid = sink.name.withBytes { bytes in
-            bytes.allSatisfy { byte in
+        return try scanner.withString { bytes in
+            guard let bytes, !bytes.isEmpty, let name = InlineName(bytes: bytes) else { return .invalid }
+            let valid = bytes.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
@@ -281,15 +348,13 @@ private struct RawFields {
                     false
                 }
             }
+            return valid ? .value(name) : .invalid
         }
-        return valid ? .value(sink.name) : .invalid
     }
 
     private static func time(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<Timestamp> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
-        var sink = InlineNameSink()
-        try scanner.string(into: &sink)
-        guard !sink.overflowed, let time = sink.name.withBytes({ RFC3339.parse($0) }) else { return .invalid }
+        guard let time = try scanner.withString({ $0.flatMap(RFC3339.parse) }) else { return .invalid }
         return .value(time)
     }
 
@@ -304,11 +369,10 @@ private struct RawFields {
             repeat {
                 scanner.skipWhitespace()
                 guard scanner.current == UInt8(ascii: "\"") else { throw MalformedJSON() }
-                var key = InlineNameSink()
-                try scanner.string(into: &key)
+                let key = try scanner.withString { ErrorKey($0) }
                 try scanner.expect(UInt8(ascii: ":"))
                 scanner.skipWhitespace()
-                if key.name.equals("code") {
+                if key == .code {
                     if scanner.current == UInt8(ascii: "\"") {
                         var sink = InlineNameSink()
                         try scanner.string(into: &sink)
@@ -317,9 +381,9 @@ private struct RawFields {
                     } else {
                         code = try nullOrInvalid(&scanner)
                     }
-                } else if key.name.equals("retryAfter") {
+                } else if key == .retryAfter {
                     retryAfter = try double(&scanner)
-                } else if key.name.equals("message") || key.name.equals("zone") || key.name.equals("recordName") {
+                } else if key == .text {
                     if case .invalid = try anyString(&scanner) { valid = false }
                 } else {
                     try scanner.skipValue(depth: 2)
@@ -363,11 +427,13 @@ private struct RawFields {
         guard version == 1 else { throw DecodeFailure(.unsupportedVersion, field: "v") }
         guard case .value(let typeName) = self.type else { throw DecodeFailure(.invalidField, field: "type") }
         guard let type = typeName else { throw DecodeFailure(.unknownType, field: "type") }
-        let engine = try self.engine.required("engine")
+        let engine = try self.late(self.engine, "engine", Self.engineName).required("engine")
         let database = try self.database.optional("database") ?? .private
         let time = try self.time.optional("time")
         let sequence = try self.sequence.optional("seq")
         if let sequence, sequence < 0 { throw DecodeFailure(.invalidField, field: "seq") }
+        // `id` is an envelope key: it must be a string on every line, not only on containerEvent.
+        _ = try self.identifier.optional("id")
         let payload = try self.payload(for: type)
         return Event(engine: engine, database: database, time: time, sequence: sequence, payload: payload)
     }
@@ -405,7 +471,7 @@ private struct RawFields {
             )
         case .didFetchRecordZoneChanges:
             _ = try self.zone.required("zone")
-            return .didFetchRecordZoneChanges(error: try self.error.optional("error"))
+            return .didFetchRecordZoneChanges(error: try self.late(self.error, "error", Self.error).optional("error"))
         case .didFetchChanges:
             _ = try self.reason.optional("reason")
             return .didFetchChanges
@@ -413,16 +479,18 @@ private struct RawFields {
             _ = try self.reason.optional("reason")
             return .willSendChanges
         case .sentDatabaseChanges:
-            var failures = try self.failedZoneSaves.required("failedZoneSaves")
-            failures.merge(try self.failedZoneDeletes.required("failedZoneDeletes"))
+            var failures = try self.late(self.failedZoneSaves, "failedZoneSaves", Self.failures).required("failedZoneSaves")
+            failures.merge(try self.late(self.failedZoneDeletes, "failedZoneDeletes", Self.failures).required("failedZoneDeletes"))
             return .sentDatabaseChanges(
                 savedZones: try self.count(self.savedZones, "savedZones"),
                 deletedZones: try self.count(self.deletedZones, "deletedZones"),
                 failures: failures
             )
         case .sentRecordZoneChanges:
-            var failures = try self.failedRecordSaves.required("failedRecordSaves")
-            failures.merge(try self.failedRecordDeletes.required("failedRecordDeletes"))
+            var failures = try self.late(self.failedRecordSaves, "failedRecordSaves", Self.failures).required("failedRecordSaves")
+            failures.merge(
+                try self.late(self.failedRecordDeletes, "failedRecordDeletes", Self.failures).required("failedRecordDeletes")
+            )
             return .sentRecordZoneChanges(
                 savedRecords: try self.count(self.savedRecords, "savedRecords"),
                 deletedRecords: try self.count(self.deletedRecords, "deletedRecords"),
@@ -445,7 +513,7 @@ private struct RawFields {
                 started: try self.started.required("started"),
                 ended: try self.ended.optional("ended"),
                 succeeded: try self.succeeded.optional("succeeded"),
-                error: try self.error.optional("error")
+                error: try self.late(self.error, "error", Self.error).optional("error")
             )
             if let ended = event.ended, ended < event.started { throw DecodeFailure(.invalidField, field: "ended") }
             return .containerEvent(event)
@@ -462,7 +530,7 @@ private struct RawFields {
         case .engineStopped:
             return .engineStopped
         case .error:
-            return .error(phase: try self.phase.optional("phase"), error: try self.error.required("error"))
+            return .error(phase: try self.phase.optional("phase"), error: try self.late(self.error, "error", Self.error).required("error"))
         }
     }
 }

@@ -100,6 +100,30 @@ struct JSONScanner {
         throw MalformedJSON()
     }
 
+    /// Reads a string (the read position is at its opening quote) and hands its content to
+    /// `body`: in place when it has no escapes (the common case: no copy at all), else decoded
+    /// into a 64-byte buffer, or `nil` when the decoded string would not fit there.
+    @inline(__always)
+    mutating func withString<Result>(_ body: (UnsafeRawBufferPointer?) -> Result) throws(MalformedJSON) -> Result {
+        let start = self.position + 1
+        var index = start
+        let count = self.bytes.count
+        while index < count {
+            let byte = self.bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                self.position = index + 1
+                return body(UnsafeRawBufferPointer(rebasing: self.bytes[start..<index]))
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        // Escapes or non-ASCII: the careful path, which also validates.
+        var sink = InlineNameSink()
+        try self.string(into: &sink)
+        if sink.overflowed { return body(nil) }
+        return sink.name.withBytes { body($0) }
+    }
+
     /// Skips a string, validating it.
     mutating func skipString() throws(MalformedJSON) {
         var sink = DiscardingSink()

@@ -21,16 +21,16 @@ public enum AccountStatus: Int, CaseIterable, Hashable, Sendable, CustomStringCo
     }
 
     /// Parses the wire spelling of `accountStatus.status` (camel case, as CKAccountStatus).
-    public init?(wire name: InlineName) {
-        if name.equals("available") {
+    public init?(wire name: UnsafeRawBufferPointer) {
+        if InlineName.bytes(name, equal: "available") {
             self = .available
-        } else if name.equals("noAccount") {
+        } else if InlineName.bytes(name, equal: "noAccount") {
             self = .noAccount
-        } else if name.equals("restricted") {
+        } else if InlineName.bytes(name, equal: "restricted") {
             self = .restricted
-        } else if name.equals("couldNotDetermine") {
+        } else if InlineName.bytes(name, equal: "couldNotDetermine") {
             self = .couldNotDetermine
-        } else if name.equals("temporarilyUnavailable") {
+        } else if InlineName.bytes(name, equal: "temporarilyUnavailable") {
             self = .temporarilyUnavailable
         } else {
             return nil
@@ -58,12 +58,12 @@ public enum AccountChangeType: Int, CaseIterable, Hashable, Sendable, CustomStri
         }
     }
 
-    public init?(wire name: InlineName) {
-        if name.equals("signIn") {
+    public init?(wire name: UnsafeRawBufferPointer) {
+        if InlineName.bytes(name, equal: "signIn") {
             self = .signIn
-        } else if name.equals("signOut") {
+        } else if InlineName.bytes(name, equal: "signOut") {
             self = .signOut
-        } else if name.equals("switchAccounts") {
+        } else if InlineName.bytes(name, equal: "switchAccounts") {
             self = .switchAccounts
         } else {
             return nil

@@ -14,12 +14,12 @@ public enum Database: UInt8, CaseIterable, Hashable, Comparable, Sendable, Custo
         }
     }
 
-    public init?(_ name: InlineName) {
-        if name.equals("private") {
+    public init?(_ name: UnsafeRawBufferPointer) {
+        if InlineName.bytes(name, equal: "private") {
             self = .private
-        } else if name.equals("shared") {
+        } else if InlineName.bytes(name, equal: "shared") {
             self = .shared
-        } else if name.equals("public") {
+        } else if InlineName.bytes(name, equal: "public") {
             self = .public
         } else {
             return nil

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A short UTF-8 string of at most 64 bytes stored inline, without a heap allocation.
 ///
 /// Engine names (SPEC §1.2: 1–64 characters) and unrecognised error codes are decoded for every
@@ -22,6 +28,22 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
         for byte in string.utf8 { _ = self.append(byte) }
     }
 
+    /// A name holding `bytes`; `nil` when they do not fit.
+    @inline(__always)
+    public init?(bytes: UnsafeRawBufferPointer) {
+        guard bytes.count <= Self.capacity else { return nil }
+        if let base = bytes.baseAddress {
+            withUnsafeMutableBytes(of: &self.storage) { _ = memcpy($0.baseAddress!, base, bytes.count) }
+        }
+        self.count = UInt8(bytes.count)
+    }
+
+    /// Whether `bytes` equal an ASCII literal.
+    @inline(__always)
+    public static func bytes(_ bytes: UnsafeRawBufferPointer, equal literal: StaticString) -> Bool {
+        bytes.count == literal.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)
+    }
+
     /// Appends one byte; `false` (and no change) when the name is full.
     @inline(__always)
     public mutating func append(_ byte: UInt8) -> Bool {
@@ -35,9 +57,7 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
     /// Whether the name equals an ASCII literal.
     public func equals(_ literal: StaticString) -> Bool {
         guard literal.utf8CodeUnitCount == Int(self.count) else { return false }
-        return self.withBytes { bytes in
-            bytes.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-        }
+        return withUnsafeBytes(of: self.storage) { memcmp($0.baseAddress!, literal.utf8Start, Int(self.count)) == 0 }
     }
 
     /// Calls `body` with the bytes in use.

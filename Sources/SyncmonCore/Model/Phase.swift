@@ -14,12 +14,12 @@ public enum Phase: Int, CaseIterable, Hashable, Sendable, CustomStringConvertibl
         }
     }
 
-    public init?(_ name: InlineName) {
-        if name.equals("setup") {
+    public init?(_ name: UnsafeRawBufferPointer) {
+        if InlineName.bytes(name, equal: "setup") {
             self = .setup
-        } else if name.equals("import") {
+        } else if InlineName.bytes(name, equal: "import") {
             self = .import
-        } else if name.equals("export") {
+        } else if InlineName.bytes(name, equal: "export") {
             self = .export
         } else {
             return nil

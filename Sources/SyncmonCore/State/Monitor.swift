@@ -32,11 +32,11 @@ public struct Monitor: Sendable {
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
         let key = event.pair
         if let index = self.pairs.index(forKey: key) {
-            if let sequence = event.sequence, let last = self.pairs.values[index].lastSequence, sequence <= last {
+            // Mutated in place through the index: reading the state out first would copy it.
+            guard self.pairs.values[index].applyIfNew(event, at: time, connection: connection) else {
                 self.duplicates += 1
                 return .duplicate
             }
-            self.pairs.values[index].apply(event, at: time, connection: connection)
         } else {
             guard self.pairs.count < self.configuration.maximumPairs else {
                 let rejection = Rejection(.engineLimit, field: "engine")

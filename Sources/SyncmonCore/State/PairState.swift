@@ -99,6 +99,14 @@ public struct ErrorCounterKey: Hashable, Comparable, Sendable {
 // MARK: - Applying events
 
 extension PairState {
+    /// Applies the event unless its `seq` is not above the last accepted one (a duplicate after
+    /// a resume, SPEC §9.10); returns whether it was applied.
+    mutating func applyIfNew(_ event: Event, at time: Timestamp, connection: UInt64?) -> Bool {
+        if let sequence = event.sequence, let last = self.lastSequence, sequence <= last { return false }
+        self.apply(event, at: time, connection: connection)
+        return true
+    }
+
     /// Applies one accepted event that happened at `time`; `connection` names the push
     /// connection that carried it, if any.
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) {
