@@ -11,7 +11,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.12.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // The pure core: event model, decoder, state machines, stall detectors, status. No I/O.
@@ -32,10 +35,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
+        .target(
+            name: "SyncmonDaemon",
+            dependencies: [
+                "SyncmonCore",
+                "SyncmonExposition",
+                "SyncmonSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "syncmon",
             dependencies: [
                 "SyncmonCore",
+                "SyncmonDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +68,7 @@ let package = Package(
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore"]),
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition"]),
+        .testTarget(name: "SyncmonDaemonTests", dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(
             name: "SyncmonSystemdTests",
             dependencies: [

@@ -51,7 +51,7 @@ struct ReplayCommand: ParsableCommand {
     /// Replays the stream and evaluates status at the end (no printing).
     func replay() throws -> ReplayReport {
         let wallClock = Self.wallClock()
-        let configuration = MonitorConfiguration(thresholds: self.stallThresholds.thresholds, maximumPairs: .max)
+        let configuration = MonitorConfiguration(thresholds: self.stallThresholds.applied(to: .defaults), maximumPairs: .max)
         var session = ReplaySession(configuration: configuration)
         try ByteStream.read(path: self.file) { session.feed($0) }
         session.finish(fallbackTime: wallClock)

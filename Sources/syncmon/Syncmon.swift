@@ -12,11 +12,13 @@ struct Syncmon: AsyncParsableCommand {
             engine and database, and decides when sync has silently stopped.
             """,
         version: SyncmonVersion.version,
-        subcommands: [ReplayCommand.self]
+        subcommands: [DaemonCommand.self, StatusCommand.self, EmitCommand.self, ReplayCommand.self]
     )
 }
 
 /// The version stamped into the binary.
 enum SyncmonVersion {
     static let version = "0.1.0"
+    /// The source revision, stamped by the build when it knows it.
+    static let revision = "unknown"
 }

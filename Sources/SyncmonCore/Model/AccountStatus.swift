@@ -1,5 +1,5 @@
 /// The account condition of a pair, from `accountStatus` and `accountChange` events (SPEC §2.2).
-public enum AccountStatus: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+public enum AccountStatus: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     case available
     case noAccount
     case restricted
@@ -72,7 +72,7 @@ public enum AccountChangeType: Int, CaseIterable, Hashable, Sendable, CustomStri
 }
 
 /// The network condition of a pair (SPEC §2.2).
-public enum NetworkStatus: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+public enum NetworkStatus: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     case available
     case unavailable
     /// Nothing heard yet.

@@ -1,6 +1,6 @@
 /// The CloudKit database an engine syncs: one state per (engine, database), as one
 /// CKSyncEngine runs per database.
-public enum Database: UInt8, CaseIterable, Hashable, Comparable, Sendable, CustomStringConvertible {
+public enum Database: UInt8, CaseIterable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     case `private`
     case shared
     case `public`

@@ -1,5 +1,5 @@
 /// How syncmon treats an error (SPEC §1.4).
-public enum ErrorClass: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+public enum ErrorClass: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The engine retries by itself (CKSyncEngine's automatically handled list).
     case transient
     /// `serverRecordChanged`: normal multi-device life, resolved by the app; counted only.
@@ -127,8 +127,19 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public var description: String { self.name.description }
 }
 
+extension ErrorCode: Codable {
+    /// Persisted as the code's spelling.
+    public init(from decoder: any Decoder) throws {
+        self.init(name: try InlineName(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try self.name.encode(to: encoder)
+    }
+}
+
 /// The bounded `code` metric label: a known code or `other`, as a small integer.
-public struct ErrorCodeLabel: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct ErrorCodeLabel: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// `KnownErrorCode.rawValue`, or `KnownErrorCode.allCases.count` for `other`.
     public let index: UInt8
 

@@ -27,6 +27,14 @@ public struct Event: Sendable {
         self.payload = payload
     }
 
+    /// The time the event states: its `time`, else for a `containerEvent` the end or start it
+    /// reports; `nil` means "now" (the receive time, or replay's clock).
+    public var statedTime: Timestamp? {
+        if let time = self.time { return time }
+        if case .containerEvent(let container) = self.payload { return container.ended ?? container.started }
+        return nil
+    }
+
     /// The (engine, database) pair the event belongs to.
     public var pair: PairKey { PairKey(engine: self.engine, database: self.database) }
 }

@@ -88,6 +88,22 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension InlineName: Codable {
+    /// Persisted as a string.
+    public init(from decoder: any Decoder) throws {
+        let string = try decoder.singleValueContainer().decode(String.self)
+        guard let name = InlineName(string) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "longer than 64 bytes"))
+        }
+        self = name
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.description)
+    }
+}
+
 extension InlineName: Comparable {
     /// Byte order, the order status rows are listed in.
     public static func < (lhs: InlineName, rhs: InlineName) -> Bool {

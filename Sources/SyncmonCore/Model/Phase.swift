@@ -1,6 +1,6 @@
 /// One of the three sync activities tracked per (engine, database), as in
 /// NSPersistentCloudKitContainer's event types.
-public enum Phase: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+public enum Phase: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     case setup
     case `import`
     case export

@@ -1,6 +1,6 @@
 /// An error as carried by events (SPEC §1.3 `Error`): only the code and the retry-after are
 /// kept; messages and record names are for logs, never state or labels.
-public struct SyncError: Hashable, Sendable {
+public struct SyncError: Hashable, Sendable, Codable {
     public var code: ErrorCode
     /// `retryAfter`, when the engine was told to wait.
     public var retryAfter: TimeSpan?

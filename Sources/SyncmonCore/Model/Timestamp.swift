@@ -79,3 +79,27 @@ public struct TimeSpan: Hashable, Comparable, Sendable {
         lhs.microseconds < rhs.microseconds
     }
 }
+
+extension Timestamp: Codable {
+    /// Persisted as the bare microsecond count.
+    public init(from decoder: any Decoder) throws {
+        self.microseconds = try decoder.singleValueContainer().decode(Int64.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.microseconds)
+    }
+}
+
+extension TimeSpan: Codable {
+    /// Persisted as the bare microsecond count.
+    public init(from decoder: any Decoder) throws {
+        self.microseconds = try decoder.singleValueContainer().decode(Int64.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.microseconds)
+    }
+}

@@ -56,7 +56,7 @@ public struct ReplaySession: Sendable {
     }
 
     private mutating func apply(_ event: Event) {
-        guard let time = Self.time(of: event) else {
+        guard let time = event.statedTime else {
             guard let clock = self.clock else {
                 self.waiting.append(event)
                 return
@@ -75,12 +75,5 @@ public struct ReplaySession: Sendable {
         self.clock = time
         for event in self.waiting { self.monitor.apply(event, at: time) }
         self.waiting.removeAll()
-    }
-
-    /// The time an event states: its `time`, else for a `containerEvent` the end or start it reports.
-    static func time(of event: Event) -> Timestamp? {
-        if let time = event.time { return time }
-        if case .containerEvent(let container) = event.payload { return container.ended ?? container.started }
-        return nil
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Counts are per bucket (not cumulative) so that an observation touches one slot; the metrics
 /// writer accumulates when it renders.
-public struct DurationHistogram: Equatable, Sendable {
+public struct DurationHistogram: Equatable, Sendable, Codable {
     /// Upper bounds in seconds: sync cycles range from sub-second fetches to hour-long uploads.
     public static let bounds: [Double] = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600]
 

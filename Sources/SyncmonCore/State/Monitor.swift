@@ -69,6 +69,12 @@ public struct Monitor: Sendable {
         }
     }
 
+    /// Puts back a pair restored from persisted state, unless the pair is already tracked.
+    public mutating func restore(_ key: PairKey, _ state: PairState) {
+        guard self.pairs[key] == nil, self.pairs.count < self.configuration.maximumPairs else { return }
+        self.pairs[key] = state
+    }
+
     /// Forgets a pair (an operator clearing an engine that is gone for good).
     public mutating func remove(_ key: PairKey) {
         self.pairs[key] = nil

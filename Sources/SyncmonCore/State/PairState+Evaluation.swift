@@ -1,5 +1,5 @@
 /// The verdict on a pair at one moment: its summary and the stalls that fire.
-public struct Evaluation: Hashable, Sendable {
+public struct Evaluation: Hashable, Sendable, Codable {
     public var summary: Summary
     public var stalls: StallSet
 }

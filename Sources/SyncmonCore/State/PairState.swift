@@ -3,7 +3,7 @@
 /// A pure value: events are applied with their time passed in, and the verdict (summary and
 /// stalls) is computed for a given "now" by `evaluate(at:thresholds:)`. Nothing here reads a
 /// clock, so every rule is testable with plain values.
-public struct PairState: Sendable {
+public struct PairState: Sendable, Codable {
     public private(set) var setup = PhaseTracker()
     public private(set) var importPhase = PhaseTracker()
     public private(set) var exportPhase = PhaseTracker()
@@ -55,6 +55,15 @@ public struct PairState: Sendable {
     /// What was last reported for this pair, so that changes can be announced once.
     var reported: Evaluation? = nil
 
+    /// What is persisted: everything but liveness, which is not (SPEC §2.2): after a restart an
+    /// engine counts as up until its heartbeat rule says otherwise.
+    enum CodingKeys: String, CodingKey {
+        case setup, importPhase = "import", exportPhase = "export", account, network
+        case pendingRecordZoneChanges, pendingDatabaseChanges, pendingSince, throttledUntil, heartbeatInterval
+        case firstEvent, lastEvent, lastSequence, sequenceGaps, suppressionEnded, transientSinceSuccess
+        case containerSetupSeen, engineSetupPending, recordsFetched, recordsSent, accountChanges, errors, reported
+    }
+
     public init(firstEvent: Timestamp) {
         self.firstEvent = firstEvent
         self.lastEvent = firstEvent
@@ -78,13 +87,13 @@ public struct PairState: Sendable {
 }
 
 /// Record counts by operation: modifications/deletions fetched, or saves/deletes sent.
-public struct RecordCounts: Equatable, Sendable {
+public struct RecordCounts: Equatable, Sendable, Codable {
     public var changed: UInt64 = 0
     public var deleted: UInt64 = 0
 }
 
 /// The labels of one `syncmon_errors_total` series (the class follows from the code).
-public struct ErrorCounterKey: Hashable, Comparable, Sendable {
+public struct ErrorCounterKey: Hashable, Comparable, Sendable, Codable {
     /// The phase, `nil` for an `error` event that named none.
     public var phase: Phase?
     public var code: ErrorCodeLabel

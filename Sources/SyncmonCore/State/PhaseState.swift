@@ -1,5 +1,5 @@
 /// The state of one phase, as CloudKitSyncMonitor's `SyncState` (SPEC §2.1).
-public enum PhaseState: Equatable, Sendable {
+public enum PhaseState: Equatable, Sendable, Codable {
     case notStarted
     case inProgress(since: Timestamp)
     case succeeded(started: Timestamp, ended: Timestamp)
@@ -42,7 +42,7 @@ public enum PhaseStateName: Int, CaseIterable, Sendable, CustomStringConvertible
 }
 
 /// Why a phase failed: the error it shows and how it counts for the summary.
-public struct PhaseError: Equatable, Sendable {
+public struct PhaseError: Equatable, Sendable, Codable {
     public var code: ErrorCode
     /// `transient` makes the summary `retrying`; anything else makes it `error`. A conflict code
     /// that fails a `containerEvent` counts as actionable (SPEC §9.7), so this is not always the

@@ -2,7 +2,7 @@
 ///
 /// A cycle is a `will…`/`did…` pair (or a `containerEvent` start/end); the tracker collects what
 /// happens inside it and decides the outcome when it ends.
-public struct PhaseTracker: Equatable, Sendable {
+public struct PhaseTracker: Equatable, Sendable, Codable {
     /// The state shown in status and metrics.
     public private(set) var state: PhaseState = .notStarted
     /// The last progress event (a fetched/sent batch or a zone event) of the open cycle.

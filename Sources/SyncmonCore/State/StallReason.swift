@@ -29,7 +29,7 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
 }
 
 /// A set of stall reasons, one bit each, iterated in the SPEC's order.
-public struct StallSet: Hashable, Sendable, Sequence {
+public struct StallSet: Hashable, Sendable, Codable, Sequence {
     public private(set) var rawValue: UInt8 = 0
 
     public init() {}

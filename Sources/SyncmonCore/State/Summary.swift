@@ -1,6 +1,6 @@
 /// One word for the health of a pair (SPEC §2.4), in precedence order: the first that applies
 /// wins, and an engine's overall summary is the first (worst) of its databases'.
-public enum Summary: Int, CaseIterable, Hashable, Comparable, Sendable, CustomStringConvertible {
+public enum Summary: Int, CaseIterable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     case stopped
     case engineDown
     case noNetwork

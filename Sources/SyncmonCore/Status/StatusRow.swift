@@ -15,6 +15,34 @@ public struct StatusRow: Sendable {
     public var lastEvent: Timestamp
     public var up: Bool
 
+    /// A row as read back from status JSON (the `status` command renders what the daemon sent).
+    public init(
+        key: PairKey,
+        summary: Summary,
+        stalls: StallSet,
+        account: AccountStatus,
+        network: NetworkStatus,
+        phases: (setup: PhaseState, import: PhaseState, export: PhaseState),
+        throttledUntil: Timestamp?,
+        pending: (recordZone: Int64, database: Int64),
+        lastEvent: Timestamp,
+        up: Bool
+    ) {
+        self.key = key
+        self.summary = summary
+        self.stalls = stalls
+        self.account = account
+        self.network = network
+        self.setup = phases.setup
+        self.importPhase = phases.import
+        self.exportPhase = phases.export
+        self.throttledUntil = throttledUntil
+        self.pendingRecordZoneChanges = pending.recordZone
+        self.pendingDatabaseChanges = pending.database
+        self.lastEvent = lastEvent
+        self.up = up
+    }
+
     public init(key: PairKey, state: PairState, at now: Timestamp, thresholds: StallThresholds) {
         let evaluation = state.evaluate(at: now, thresholds: thresholds)
         self.key = key

@@ -1,0 +1,107 @@
+import SyncmonCore
+
+/// The daemon's configuration file: `key = value` lines whose keys are the long flag names, and
+/// `[engine NAME]` sections with per-engine stall thresholds.
+///
+/// ```
+/// # /etc/syncmon/syncmon.conf
+/// listen = 127.0.0.1:9478
+/// subscribe = unix:/run/notes/events.sock
+/// not-syncing-after = 2m
+///
+/// [engine photos]
+/// no-progress-after = 30m
+/// no-recent-import-after = 6h
+/// ```
+///
+/// Repeatable flags (`listen`, `subscribe`) may appear several times. Unknown keys are errors, so a
+/// typo never silently leaves a default in place.
+public enum ConfigFile {
+    /// A line the parser could not accept.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(self.line): \(self.message)" }
+    }
+
+    /// Applies the file's settings on top of `base`.
+    public static func apply(_ text: String, to base: DaemonConfiguration) throws(ParseError) -> DaemonConfiguration {
+        var configuration = base
+        var engine: String? = nil
+        var listen: [String] = []
+        var subscribe: [String] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = rawLine.trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]") else { throw ParseError(line: number, message: "unterminated section header") }
+                let words = line.dropFirst().dropLast().split(separator: " ", omittingEmptySubsequences: true)
+                guard words.count == 2, words[0] == "engine" else {
+                    throw ParseError(line: number, message: "sections are written [engine NAME]")
+                }
+                let name = String(words[1])
+                guard InlineName(name) != nil, !name.isEmpty else { throw ParseError(line: number, message: "invalid engine name \(name)") }
+                engine = name
+                configuration.engineThresholds[name, default: [:]] = configuration.engineThresholds[name] ?? [:]
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else { throw ParseError(line: number, message: "expected key = value") }
+            let key = line[..<equals].trimmingWhitespace()
+            var value = line[line.index(after: equals)...].trimmingWhitespace()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+
+            if let reason = StallReason.allCases.first(where: { Self.flag(for: $0) == key }) {
+                guard let span = DurationParser.parse(value) else {
+                    throw ParseError(line: number, message: "\(key): not a duration: \(value)")
+                }
+                if let engine {
+                    configuration.engineThresholds[engine, default: [:]][reason] = span
+                } else {
+                    configuration.thresholds[reason] = span
+                }
+                continue
+            }
+            guard engine == nil else {
+                throw ParseError(line: number, message: "\(key) cannot be set per engine (only stall thresholds can)")
+            }
+            switch key {
+            case "listen": listen.append(value)
+            case "events-socket": configuration.eventsSocket = value
+            case "subscribe": subscribe.append(value)
+            case "state-dir": configuration.stateDirectory = value
+            case "log-target": configuration.logTarget = value
+            case "log-level": configuration.logLevel = value
+            case "max-engines":
+                guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-engines: not a positive number") }
+                configuration.maximumPairs = count
+            case "max-connections":
+                guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-connections: not a positive number") }
+                configuration.maximumConnections = count
+            default:
+                throw ParseError(line: number, message: "unknown setting \(key)")
+            }
+        }
+        if !listen.isEmpty { configuration.listen = listen }
+        if !subscribe.isEmpty { configuration.subscribe = subscribe }
+        return configuration
+    }
+
+    /// The flag (and file key) of a stall threshold: `not-syncing-after`, ….
+    public static func flag(for reason: StallReason) -> String {
+        reason.description.replacingUnderscores() + "-after"
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingWhitespace() -> String {
+        let scalars = self.unicodeScalars
+        guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" }) else { return "" }
+        let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" })!
+        return String(String.UnicodeScalarView(scalars[start...end]))
+    }
+
+    fileprivate func replacingUnderscores() -> String {
+        String(self.map { $0 == "_" ? "-" : $0 })
+    }
+}

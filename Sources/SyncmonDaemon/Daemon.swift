@@ -1,0 +1,76 @@
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import SyncmonCore
+import SyncmonSystemd
+import UnixSignals
+
+/// Builds and runs the daemon: every long-running part a `Service` in one `ServiceGroup`.
+public enum Daemon {
+    /// Runs until SIGTERM or SIGINT. `load` builds the configuration (defaults, file, flags) and
+    /// is called again on SIGHUP.
+    public static func run(
+        load: @escaping @Sendable () throws -> DaemonConfiguration,
+        logger: Logger,
+        version: String,
+        revision: String
+    ) async throws {
+        let configuration = try load()
+        let store = MonitorStore(configuration: configuration.monitorConfiguration)
+        let reporter = EventReporter(logger: logger)
+        let persistence = PersistenceService(
+            file: StateFile(directory: configuration.stateDirectory),
+            store: store,
+            interval: configuration.persistInterval,
+            logger: logger
+        )
+        persistence.restore()
+
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
+        let readiness = ReadinessLatch(count: 2)
+        let activated = (try? SocketActivation.listenedSockets()) ?? []
+        let eventsDescriptor = activated.first { $0.name == "events" || $0.name == "syncmon.socket" }?.fileDescriptor
+            ?? (activated.count == 1 ? activated[0].fileDescriptor : nil)
+        let push = PushIngestService(
+            configuration: configuration,
+            store: store,
+            reporter: reporter,
+            group: group,
+            readiness: readiness,
+            logger: logger,
+            activatedDescriptor: eventsDescriptor
+        )
+        let http = HTTPService(
+            configuration: configuration,
+            router: HTTPRouter(store: store, renderer: MetricsRenderer(version: version, revision: revision)),
+            group: group,
+            readiness: readiness,
+            logger: logger
+        )
+        let notify = SystemdNotifyService(store: store, group: group, readiness: readiness, logger: logger)
+        let evaluation = EvaluationService(store: store, reporter: reporter, notify: notify)
+        let reload = ReloadService(load: load, running: configuration, store: store, notify: notify, logger: logger)
+
+        // Started in this order, stopped in reverse: systemd hears STOPPING first, and the
+        // state is saved last, after the listeners have closed.
+        let serviceGroup = ServiceGroup(
+            services: [persistence, push, http, evaluation, reload, notify],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        logger.notice(
+            "syncmon \(version) starting",
+            metadata: [
+                SyncmonMetadataKey.messageID: MessageID.daemonStarted.metadataValue,
+                SyncmonMetadataKey.version: "\(version)",
+                SyncmonMetadataKey.statePath: "\(configuration.stateDirectory)",
+            ]
+        )
+        defer {
+            logger.notice("syncmon stopped", metadata: [SyncmonMetadataKey.messageID: MessageID.daemonStopping.metadataValue])
+        }
+        try await serviceGroup.run()
+        try await group.shutdownGracefully()
+    }
+}

@@ -1,0 +1,89 @@
+import SyncmonCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything `syncmon daemon` runs with: built from defaults, then the configuration file, then
+/// the command-line flags (flags win).
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// HTTP listen addresses (`host:port`; `[::1]:port` for IPv6).
+    public var listen: [String] = ["127.0.0.1:9478"]
+    /// The push socket engines write events to.
+    public var eventsSocket: String
+    /// Streams to subscribe to (`unix:`, `http://`, `file:`), each named for its metrics label.
+    public var subscribe: [String] = []
+    /// Where state is persisted.
+    public var stateDirectory: String
+    /// The configuration file, when one is used (re-read on SIGHUP).
+    public var configFile: String? = nil
+    public var logTarget: String = "auto"
+    public var logLevel: String = "info"
+    /// Global stall thresholds, per-engine overrides and the pair limit.
+    public var thresholds = StallThresholds.defaults
+    /// Per-engine thresholds: only the reasons an engine's section sets; the rest follow the
+    /// global values (so a global flag still reaches engines that did not set that reason).
+    public var engineThresholds: [String: [StallReason: TimeSpan]] = [:]
+    public var maximumPairs = 1000
+    /// Concurrent push connections (SPEC §8).
+    public var maximumConnections = 256
+    /// The longest event line in bytes (SPEC §8).
+    public var maximumLineLength = 65_536
+    /// The largest HTTP request head in bytes, and how long a request may take to arrive.
+    public var maximumRequestHeadSize = 8192
+    public var requestReadTimeout = TimeSpan.seconds(10 as Int64)
+    /// How long state changes may wait before they are written (SPEC: at most a second lost).
+    public var persistInterval = TimeSpan.seconds(1 as Int64)
+
+    /// Defaults for the current user and environment (SPEC §1.1, §7): systemd's
+    /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the
+    /// user's XDG directories.
+    public init(environment: [String: String] = DaemonConfiguration.processEnvironment, isRoot: Bool = getuid() == 0) {
+        func first(_ value: String?) -> String? {
+            // systemd passes several directories colon-separated when a unit lists several.
+            value.flatMap { $0.split(separator: ":").first.map(String.init) }
+        }
+        let home = environment["HOME"] ?? "/tmp"
+        if let runtime = first(environment["RUNTIME_DIRECTORY"]) {
+            self.eventsSocket = runtime + "/events.sock"
+        } else if isRoot {
+            self.eventsSocket = "/run/syncmon/events.sock"
+        } else {
+            let base = environment["XDG_RUNTIME_DIR"] ?? "/tmp/syncmon-\(getuid())"
+            self.eventsSocket = base + "/syncmon/events.sock"
+        }
+        if let state = first(environment["STATE_DIRECTORY"]) {
+            self.stateDirectory = state
+        } else if isRoot {
+            self.stateDirectory = "/var/lib/syncmon"
+        } else {
+            self.stateDirectory = (environment["XDG_STATE_HOME"] ?? home + "/.local/state") + "/syncmon"
+        }
+    }
+
+    /// The process environment as a dictionary.
+    public static var processEnvironment: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    /// The state model's configuration.
+    public var monitorConfiguration: MonitorConfiguration {
+        var perEngine: [InlineName: StallThresholds] = [:]
+        for (engine, overrides) in self.engineThresholds {
+            guard let name = InlineName(engine) else { continue }
+            var thresholds = self.thresholds
+            for (reason, span) in overrides { thresholds[reason] = span }
+            perEngine[name] = thresholds
+        }
+        return MonitorConfiguration(thresholds: self.thresholds, engineThresholds: perEngine, maximumPairs: self.maximumPairs)
+    }
+}

@@ -1,0 +1,102 @@
+import Logging
+import Synchronization
+import SyncmonCore
+import SyncmonSystemd
+
+/// Turns the state model's decisions into log entries (SPEC §5): one entry per summary change
+/// and per stall raised or cleared, with stable MESSAGE_IDs and `SYNCMON_*` fields, and
+/// rate-limited entries for rejected lines.
+public final class EventReporter: Sendable {
+    private let logger: Logger
+    /// Rejection log budget: at most `burst` entries per `window`, then one summary entry.
+    private let limiter: Mutex<RejectionLimiter>
+
+    public init(logger: Logger, burst: Int = 5, window: TimeSpan = .seconds(10 as Int64)) {
+        self.logger = logger
+        self.limiter = Mutex(RejectionLimiter(burst: burst, window: window))
+    }
+
+    /// Logs each change.
+    public func report(_ changes: [StatusChange]) {
+        for change in changes { self.report(change) }
+    }
+
+    private func report(_ change: StatusChange) {
+        var metadata: Logger.Metadata = [
+            SyncmonMetadataKey.engine: "\(change.key.engine)",
+            SyncmonMetadataKey.database: "\(change.key.database)",
+            SyncmonMetadataKey.summary: "\(change.evaluation.summary)",
+        ]
+        if let failed = change.failedPhase {
+            metadata[SyncmonMetadataKey.phase] = "\(failed.phase)"
+            metadata[SyncmonMetadataKey.errorCode] = "\(failed.error.code)"
+        }
+        let pair = "\(change.key.engine)/\(change.key.database)"
+        switch change.kind {
+        case .summaryChanged(let previous):
+            metadata[SyncmonMetadataKey.messageID] = MessageID.summaryChanged.metadataValue
+            if let previous { metadata[SyncmonMetadataKey.previousSummary] = "\(previous)" }
+            let stalls = change.evaluation.stalls.map(\.description)
+            if !stalls.isEmpty { metadata[SyncmonMetadataKey.stallReason] = "\(stalls.joined(separator: ","))" }
+            let level = StateChangeLogLevel.summaryChanged(to: change.evaluation.summary.description, from: previous?.description)
+            let was = previous.map { " (was \($0))" } ?? ""
+            self.logger.log(level: level, "\(pair): sync \(change.evaluation.summary)\(was)", metadata: metadata)
+        case .stallRaised(let reason):
+            metadata[SyncmonMetadataKey.messageID] = MessageID.stallRaised.metadataValue
+            metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
+            self.logger.log(level: StateChangeLogLevel.stallRaised, "\(pair): stalled (\(reason))", metadata: metadata)
+        case .stallCleared(let reason):
+            metadata[SyncmonMetadataKey.messageID] = MessageID.stallCleared.metadataValue
+            metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
+            self.logger.log(level: StateChangeLogLevel.stallCleared, "\(pair): stall cleared (\(reason))", metadata: metadata)
+        }
+    }
+
+    /// Logs rejected lines, at most a few per window; the rest are summed into the next entry.
+    public func report(rejections: [Rejection], transport: Transport, now: Timestamp) {
+        guard !rejections.isEmpty else { return }
+        let decision = self.limiter.withLock { $0.admit(rejections.count, at: now) }
+        guard decision.log, let first = rejections.first else { return }
+        var metadata: Logger.Metadata = [
+            SyncmonMetadataKey.messageID: MessageID.eventRejected.metadataValue,
+            SyncmonMetadataKey.rejectReason: "\(first.reason)",
+            SyncmonMetadataKey.transport: "\(transport)",
+            SyncmonMetadataKey.rejectedCount: "\(decision.count)",
+        ]
+        if let field = first.field { metadata["syncmon.field"] = "\(field)" }
+        let field = first.field.map { " (\($0))" } ?? ""
+        self.logger.warning(
+            "rejected \(decision.count) event line(s) on \(transport): \(first.reason)\(field)",
+            metadata: metadata
+        )
+    }
+}
+
+/// A token bucket for rejection log entries; lines refused a log entry are counted into the next one.
+struct RejectionLimiter: Sendable {
+    let burst: Int
+    let window: TimeSpan
+    private var windowStart = Timestamp(microseconds: .min)
+    private var logged = 0
+    private var suppressed = 0
+
+    init(burst: Int, window: TimeSpan) {
+        self.burst = burst
+        self.window = window
+    }
+
+    /// Whether to log now, and how many rejected lines the entry speaks for.
+    mutating func admit(_ count: Int, at now: Timestamp) -> (log: Bool, count: Int) {
+        if now.since(self.windowStart) >= self.window {
+            self.windowStart = now
+            self.logged = 0
+        }
+        guard self.logged < self.burst else {
+            self.suppressed += count
+            return (false, 0)
+        }
+        self.logged += 1
+        defer { self.suppressed = 0 }
+        return (true, count + self.suppressed)
+    }
+}

@@ -1,0 +1,143 @@
+import NIOHTTP1
+import Synchronization
+import SyncmonCore
+import SyncmonExposition
+
+/// A request as the router sees it: method, path, query and the headers it uses.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    public var path: String
+    public var query: [String: String]
+    public var accept: String?
+
+    public init(method: HTTPMethod = .GET, path: String, query: [String: String] = [:], accept: String? = nil) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.accept = accept
+    }
+
+    init(head: HTTPRequestHead) {
+        let uri = head.uri
+        let questionMark = uri.firstIndex(of: "?")
+        self.method = head.method
+        self.path = String(uri[..<(questionMark ?? uri.endIndex)])
+        self.query = [:]
+        if let questionMark {
+            for pair in uri[uri.index(after: questionMark)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                let key = Self.percentDecoded(parts[0])
+                self.query[key] = parts.count > 1 ? Self.percentDecoded(parts[1]) : ""
+            }
+        }
+        self.accept = head.headers.first(name: "accept")
+    }
+
+    static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+            } else {
+                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A response: status, content type, body and extra headers.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPResponseStatus
+    public var contentType: String
+    public var body: [UInt8]
+    public var headers: [(String, String)] = []
+
+    public init(status: HTTPResponseStatus = .ok, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.headers = headers
+    }
+
+    static func text(_ status: HTTPResponseStatus, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
+    }
+}
+
+/// Routes requests to answers: the whole HTTP API, testable without sockets.
+public struct HTTPRouter: Sendable {
+    let store: MonitorStore
+    let renderer: MetricsRenderer
+    let lastMetricsSize = MetricsSizeHint()
+
+    public init(store: MonitorStore, renderer: MetricsRenderer) {
+        self.store = store
+        self.renderer = renderer
+    }
+
+    public func respond(to request: HTTPRequest, now: Timestamp = WallClock.now()) -> HTTPResponse {
+        guard request.method == .GET || request.method == .HEAD else {
+            var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are served\n")
+            response.headers.append(("allow", "GET, HEAD"))
+            return response
+        }
+        switch request.path {
+        case "/":
+            return HTTPResponse(status: .ok, contentType: "text/html; charset=utf-8", body: Array(Self.landingPage.utf8))
+        case "/metrics":
+            let format = ExpositionFormat.negotiate(accept: request.accept)
+            let snapshot = self.store.snapshot()
+            let body = self.renderer.render(
+                monitor: snapshot.monitor,
+                received: snapshot.received,
+                process: ProcessMetrics.current(),
+                format: format,
+                now: now,
+                sizeHint: self.lastMetricsSize.value
+            )
+            self.lastMetricsSize.value = body.count
+            return HTTPResponse(status: .ok, contentType: format.contentType, body: body)
+        case "/healthz":
+            return .text(.ok, "ok\n")
+        case "/api/v1/status":
+            let snapshot = self.store.snapshot()
+            let engine = request.query["engine"].flatMap { InlineName($0) }
+            if request.query["engine"] != nil, engine == nil {
+                return .text(.badRequest, "engine names are 1-64 characters of [A-Za-z0-9._-]\n")
+            }
+            let rows = snapshot.monitor.rows(at: now, engine: engine)
+            return HTTPResponse(status: .ok, contentType: "application/json", body: Array(StatusDocument.json(rows: rows, now: now).utf8))
+        default:
+            return .text(.notFound, "not found; try /metrics, /healthz or /api/v1/status\n")
+        }
+    }
+
+    static let landingPage = """
+        <!DOCTYPE html>
+        <html><head><meta charset="utf-8"><title>syncmon</title></head>
+        <body>
+        <h1>syncmon</h1>
+        <p>Watches sync engines: setup, import and export state, stalls, account and network.</p>
+        <ul>
+        <li><a href="/metrics">/metrics</a> — Prometheus metrics</li>
+        <li><a href="/api/v1/status">/api/v1/status</a> — status JSON (<code>?engine=NAME</code> for one engine)</li>
+        <li><a href="/healthz">/healthz</a> — liveness</li>
+        </ul>
+        </body></html>
+
+        """
+}
+
+/// The size of the previous `/metrics` body, so the next render reserves enough at once.
+final class MetricsSizeHint: Sendable {
+    private let storage = Atomic<Int>(64 * 1024)
+
+    var value: Int {
+        get { self.storage.load(ordering: .relaxed) }
+        set { self.storage.store(newValue, ordering: .relaxed) }
+    }
+}

@@ -1,0 +1,171 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import ServiceLifecycle
+import SyncmonCore
+
+/// The HTTP listener (SPEC §4): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
+///
+/// Requests are small and answered from a snapshot of the state model, so the handler runs on
+/// the event loop. Request heads over the limit get 431, slow requests are cut off after the read
+/// timeout, and gzip is used when the client asks for it.
+public struct HTTPService: Service {
+    let addresses: [String]
+    let router: HTTPRouter
+    let group: any EventLoopGroup
+    let configuration: DaemonConfiguration
+    let readiness: ReadinessLatch
+    let logger: Logger
+
+    public init(
+        configuration: DaemonConfiguration,
+        router: HTTPRouter,
+        group: any EventLoopGroup,
+        readiness: ReadinessLatch,
+        logger: Logger
+    ) {
+        self.addresses = configuration.listen
+        self.configuration = configuration
+        self.router = router
+        self.group = group
+        self.readiness = readiness
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let router = self.router
+        let headLimit = self.configuration.maximumRequestHeadSize
+        let timeout = TimeAmount.microseconds(self.configuration.requestReadTimeout.microseconds)
+        let bootstrap = ServerBootstrap(group: self.group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(IdleStateHandler(readTimeout: timeout))
+                    try pipeline.addHandler(RequestHeadLimiter(limit: headLimit))
+                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                    try pipeline.addHandler(HTTPResponseCompressor())
+                    try pipeline.addHandler(HTTPRequestHandler(router: router))
+                }
+            }
+        var servers: [any Channel] = []
+        for address in self.addresses {
+            let (host, port) = try Self.split(address)
+            let server = try await bootstrap.bind(host: host, port: port).get()
+            self.logger.info("serving HTTP", metadata: ["syncmon.listen": "\(server.localAddress.map { "\($0)" } ?? address)"])
+            servers.append(server)
+        }
+        self.readiness.arrive()
+        try? await gracefulShutdown()
+        for server in servers { try? await server.close() }
+    }
+
+    /// `host:port`, `[v6]:port` or `:port` (all interfaces).
+    static func split(_ address: String) throws -> (host: String, port: Int) {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { throw DaemonError("invalid listen address \(address): expected host:port") }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+}
+
+/// Answers 431 and closes when a request head grows past the limit (SPEC §8: 8 KiB).
+final class RequestHeadLimiter: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let limit: Int
+    /// Bytes of the current head so far, and how much of `\r\n\r\n` was just seen.
+    private var headBytes = 0
+    private var terminatorMatched = 0
+    private var refused = false
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !self.refused else { return }
+        let buffer = self.unwrapInboundIn(data)
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        for byte in buffer.readableBytesView {
+            self.headBytes += 1
+            if byte == terminator[self.terminatorMatched] {
+                self.terminatorMatched += 1
+                if self.terminatorMatched == 4 {
+                    // A head ended; GET bodies are empty, so the next bytes start a new head.
+                    self.headBytes = 0
+                    self.terminatorMatched = 0
+                }
+            } else {
+                self.terminatorMatched = byte == 13 ? 1 : 0
+            }
+            if self.headBytes > self.limit {
+                self.refused = true
+                var response = context.channel.allocator.buffer(capacity: 128)
+                response.writeString("HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+                let channel = context.channel
+                context.writeAndFlush(NIOAny(response)).whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The read timeout: a request that does not arrive in time is cut off.
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Turns HTTP/1 parts into a route call and writes the response.
+final class HTTPRequestHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let router: HTTPRouter
+    private var head: HTTPRequestHead?
+
+    init(router: HTTPRouter) {
+        self.router = router
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            guard let head = self.head else { return }
+            self.head = nil
+            let response = self.router.respond(to: HTTPRequest(head: head))
+            var headers = HTTPHeaders()
+            headers.add(name: "content-type", value: response.contentType)
+            headers.add(name: "content-length", value: String(response.body.count))
+            for (name, value) in response.headers { headers.add(name: name, value: value) }
+            let keepAlive = head.isKeepAlive
+            if !keepAlive { headers.add(name: "connection", value: "close") }
+            let responseHead = HTTPResponseHead(version: head.version, status: response.status, headers: headers)
+            context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
+            if head.method != .HEAD {
+                var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+                buffer.writeBytes(response.body)
+                context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            }
+            let channel = context.channel
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
+                if !keepAlive { channel.close(promise: nil) }
+            }
+        }
+    }
+}

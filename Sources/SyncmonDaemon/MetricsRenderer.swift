@@ -1,0 +1,244 @@
+import SyncmonCore
+import SyncmonExposition
+
+/// Renders `/metrics` (SPEC §3) from a snapshot of the state model. Pure: the caller passes the
+/// snapshot, the process figures and the time.
+///
+/// Every state set is written whole (exactly one `1`), every per-pair family carries `engine`
+/// and `database`, and no sample has a timestamp. Families are written one after another, each
+/// with all pairs, as the text format requires.
+public struct MetricsRenderer: Sendable {
+    /// Build facts for `syncmon_build_info`.
+    public var version: String
+    public var revision: String
+
+    public init(version: String, revision: String) {
+        self.version = version
+        self.revision = revision
+    }
+
+    /// The families, defined once (their names and help are checked at first use).
+    enum Families {
+        static let buildInfo = MetricFamily.info("syncmon_build_info", help: "Build information; always 1.")
+        static let summary = MetricFamily.stateSet(
+            "syncmon_summary",
+            help: "Summary of each engine and database (SPEC 2.4); the current status is 1.",
+            label: "status",
+            states: Summary.allCases.map(\.description)
+        )
+        static let phaseState = MetricFamily.stateSet(
+            "syncmon_phase_state",
+            help: "State of each phase (setup, import, export); the current state is 1.",
+            label: "state",
+            states: PhaseStateName.allCases.map(\.description)
+        )
+        static let lastStart = MetricFamily.gauge(
+            "syncmon_phase_last_start_timestamp_seconds",
+            help: "When the latest cycle of the phase started (absent until one has)."
+        )
+        static let lastSuccess = MetricFamily.gauge(
+            "syncmon_phase_last_success_timestamp_seconds",
+            help: "When the latest successful cycle of the phase ended (absent until one has)."
+        )
+        static let duration = MetricFamily.histogram(
+            "syncmon_phase_duration_seconds",
+            help: "Duration of completed phase cycles.",
+            buckets: DurationHistogram.bounds
+        )
+        static let runs = MetricFamily.counter("syncmon_phase_runs_total", help: "Completed phase cycles, whatever their outcome.")
+        static let failures = MetricFamily.counter("syncmon_phase_failures_total", help: "Completed phase cycles that failed.")
+        static let stalled = MetricFamily.stateSet(
+            "syncmon_stalled",
+            help: "Whether each stall detector fires (1) or not (0).",
+            label: "reason",
+            states: StallReason.allCases.map(\.description)
+        )
+        static let account = MetricFamily.stateSet(
+            "syncmon_account_status",
+            help: "Account status as the engine reports it; the current status is 1.",
+            label: "status",
+            states: AccountStatus.allCases.map(\.description)
+        )
+        static let network = MetricFamily.stateSet(
+            "syncmon_network_status",
+            help: "Network status as the engine reports it; the current status is 1.",
+            label: "status",
+            states: NetworkStatus.allCases.map(\.description)
+        )
+        static let throttledUntil = MetricFamily.gauge(
+            "syncmon_throttled_until_timestamp_seconds",
+            help: "Until when the engine was told to wait (retry-after); 0 if never. Throttled while above time()."
+        )
+        static let pending = MetricFamily.gauge("syncmon_pending_changes", help: "Changes waiting to be sent, by kind.")
+        static let errors = MetricFamily.counter(
+            "syncmon_errors_total",
+            help: "Errors reported by the engine, by phase, class and code (unknown codes are grouped as other)."
+        )
+        static let fetched = MetricFamily.counter("syncmon_records_fetched_total", help: "Records fetched, by change.")
+        static let sent = MetricFamily.counter("syncmon_records_sent_total", help: "Records sent, by operation.")
+        static let accountChanges = MetricFamily.counter("syncmon_account_changes_total", help: "Account changes, by kind.")
+        static let up = MetricFamily.gauge("syncmon_engine_up", help: "1 while the engine runs (not stopped, not down).")
+        static let lastEvent = MetricFamily.gauge(
+            "syncmon_engine_last_event_timestamp_seconds",
+            help: "When the latest event of the engine and database happened."
+        )
+        static let received = MetricFamily.counter("syncmon_events_received_total", help: "Event lines received, by transport.")
+        static let rejected = MetricFamily.counter("syncmon_events_rejected_total", help: "Event lines rejected, by reason.")
+        static let tracked = MetricFamily.gauge("syncmon_tracked_engines", help: "Engine and database pairs tracked.")
+        static let resident = MetricFamily.gauge("process_resident_memory_bytes", help: "Resident memory size in bytes.")
+        static let virtual = MetricFamily.gauge("process_virtual_memory_bytes", help: "Virtual memory size in bytes.")
+        static let cpu = MetricFamily.counter("process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.")
+        static let start = MetricFamily.gauge("process_start_time_seconds", help: "Start time of the process since the Unix epoch in seconds.")
+        static let openFDs = MetricFamily.gauge("process_open_fds", help: "Number of open file descriptors.")
+        static let maxFDs = MetricFamily.gauge("process_max_fds", help: "Maximum number of open file descriptors.")
+    }
+
+    /// Label sets that never change.
+    private enum Labels {
+        static let phases = Phase.allCases.map { LabelSet("phase", $0.description) }
+        static let recordZone = LabelSet("kind", "record_zone")
+        static let database = LabelSet("kind", "database")
+        static let modification = LabelSet("change", "modification")
+        static let deletion = LabelSet("change", "deletion")
+        static let save = LabelSet("op", "save")
+        static let delete = LabelSet("op", "delete")
+        static let accountChanges = AccountChangeType.allCases.map { LabelSet("change", $0.description) }
+        static let transports = Transport.allCases.map { LabelSet("transport", $0.description) }
+        static let reasons = RejectionReason.allCases.map { LabelSet("reason", $0.description) }
+    }
+
+    /// Renders the exposition. `sizeHint` (the previous size) avoids regrowing the buffer.
+    public func render(
+        monitor: Monitor,
+        received: [UInt64],
+        process: ProcessMetrics,
+        format: ExpositionFormat,
+        now: Timestamp,
+        sizeHint: Int = 64 * 1024
+    ) -> [UInt8] {
+        var writer = ExpositionWriter(format: format, capacity: sizeHint + sizeHint / 8)
+        writer.family(Families.buildInfo)
+        writer.sample(Families.buildInfo, labels: LabelSet(["version": self.version, "revision": self.revision]), value: 1)
+
+        let pairs = monitor.pairs.sorted { $0.key < $1.key }
+        let labels = pairs.map { LabelSet(["engine": $0.key.engine.description, "database": $0.key.database.description]) }
+        let evaluations = pairs.map { $0.value.evaluate(at: now, thresholds: monitor.configuration.thresholds(for: $0.key.engine)) }
+
+        writer.family(Families.summary)
+        for index in pairs.indices { writer.stateSet(Families.summary, labels: labels[index], active: evaluations[index].summary.rawValue) }
+        writer.family(Families.phaseState)
+        for (index, pair) in pairs.enumerated() {
+            for phase in Phase.allCases {
+                writer.stateSet(Families.phaseState, labels: labels[index], extra: Labels.phases[phase.rawValue], active: pair.value[phase].state.name.rawValue)
+            }
+        }
+        writer.family(Families.lastStart)
+        for (index, pair) in pairs.enumerated() {
+            for phase in Phase.allCases {
+                if let time = pair.value[phase].lastStart {
+                    writer.sample(Families.lastStart, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
+                }
+            }
+        }
+        writer.family(Families.lastSuccess)
+        for (index, pair) in pairs.enumerated() {
+            for phase in Phase.allCases {
+                if let time = pair.value[phase].lastSuccess {
+                    writer.sample(Families.lastSuccess, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
+                }
+            }
+        }
+        writer.family(Families.duration)
+        for (index, pair) in pairs.enumerated() {
+            for phase in Phase.allCases {
+                let histogram = pair.value[phase].durations
+                writer.histogram(Families.duration, labels: labels[index], extra: Labels.phases[phase.rawValue], bucketCounts: histogram.counts, sum: histogram.sum)
+            }
+        }
+        writer.family(Families.runs)
+        for (index, pair) in pairs.enumerated() {
+            for phase in Phase.allCases {
+                writer.sample(Families.runs, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pair.value[phase].runs)
+            }
+        }
+        writer.family(Families.failures)
+        for (index, pair) in pairs.enumerated() {
+            for phase in Phase.allCases {
+                writer.sample(Families.failures, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pair.value[phase].failures)
+            }
+        }
+        writer.family(Families.stalled)
+        for index in pairs.indices {
+            writer.stateSet(Families.stalled, labels: labels[index], activeMask: UInt64(evaluations[index].stalls.rawValue))
+        }
+        writer.family(Families.account)
+        for (index, pair) in pairs.enumerated() { writer.stateSet(Families.account, labels: labels[index], active: pair.value.account.rawValue) }
+        writer.family(Families.network)
+        for (index, pair) in pairs.enumerated() { writer.stateSet(Families.network, labels: labels[index], active: pair.value.network.rawValue) }
+        writer.family(Families.throttledUntil)
+        for (index, pair) in pairs.enumerated() {
+            writer.sample(Families.throttledUntil, labels: labels[index], value: pair.value.throttledUntil?.seconds ?? 0)
+        }
+        writer.family(Families.pending)
+        for (index, pair) in pairs.enumerated() {
+            writer.sample(Families.pending, labels: labels[index], extra: Labels.recordZone, value: Int(pair.value.pendingRecordZoneChanges))
+            writer.sample(Families.pending, labels: labels[index], extra: Labels.database, value: Int(pair.value.pendingDatabaseChanges))
+        }
+        writer.family(Families.errors)
+        for (index, pair) in pairs.enumerated() {
+            for (key, count) in pair.value.errors.sorted(by: { $0.key < $1.key }) {
+                let extra = LabelSet([
+                    "phase": key.phase?.description ?? "none",
+                    "class": (key.code.known?.errorClass ?? .actionable).description,
+                    "code": key.code.description,
+                ])
+                writer.sample(Families.errors, labels: labels[index], extra: extra, value: count)
+            }
+        }
+        writer.family(Families.fetched)
+        for (index, pair) in pairs.enumerated() {
+            writer.sample(Families.fetched, labels: labels[index], extra: Labels.modification, value: pair.value.recordsFetched.changed)
+            writer.sample(Families.fetched, labels: labels[index], extra: Labels.deletion, value: pair.value.recordsFetched.deleted)
+        }
+        writer.family(Families.sent)
+        for (index, pair) in pairs.enumerated() {
+            writer.sample(Families.sent, labels: labels[index], extra: Labels.save, value: pair.value.recordsSent.changed)
+            writer.sample(Families.sent, labels: labels[index], extra: Labels.delete, value: pair.value.recordsSent.deleted)
+        }
+        writer.family(Families.accountChanges)
+        for (index, pair) in pairs.enumerated() {
+            for change in AccountChangeType.allCases {
+                writer.sample(Families.accountChanges, labels: labels[index], extra: Labels.accountChanges[change.rawValue], value: pair.value.accountChanges[change.rawValue])
+            }
+        }
+        writer.family(Families.up)
+        for (index, pair) in pairs.enumerated() { writer.sample(Families.up, labels: labels[index], value: pair.value.isUp(at: now) ? 1 : 0) }
+        writer.family(Families.lastEvent)
+        for (index, pair) in pairs.enumerated() { writer.sample(Families.lastEvent, labels: labels[index], value: pair.value.lastEvent.seconds) }
+
+        writer.family(Families.received)
+        for transport in Transport.allCases {
+            writer.sample(Families.received, labels: Labels.transports[transport.rawValue], value: received.indices.contains(transport.rawValue) ? received[transport.rawValue] : 0)
+        }
+        writer.family(Families.rejected)
+        for reason in RejectionReason.allCases {
+            writer.sample(Families.rejected, labels: Labels.reasons[reason.rawValue], value: monitor.rejectedCount(reason))
+        }
+        writer.family(Families.tracked)
+        writer.sample(Families.tracked, value: pairs.count)
+
+        writer.family(Families.resident)
+        writer.sample(Families.resident, value: process.residentMemoryBytes)
+        writer.family(Families.virtual)
+        writer.sample(Families.virtual, value: process.virtualMemoryBytes)
+        writer.family(Families.cpu)
+        writer.sample(Families.cpu, value: process.cpuSeconds)
+        writer.family(Families.start)
+        writer.sample(Families.start, value: process.startTimeSeconds)
+        writer.family(Families.openFDs)
+        writer.sample(Families.openFDs, value: process.openFileDescriptors)
+        writer.family(Families.maxFDs)
+        writer.sample(Families.maxFDs, value: process.maximumFileDescriptors)
+        return writer.finish()
+    }
+}

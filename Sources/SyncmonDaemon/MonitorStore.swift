@@ -1,0 +1,123 @@
+import Synchronization
+import SyncmonCore
+
+/// The daemon's one `Monitor`, shared by every connection, the HTTP server and the timers.
+///
+/// A mutex around the pure state model: callers decode outside the lock and apply whole
+/// batches under it; decisions come back as values (changes to log, rejections to report) that
+/// the caller performs outside the lock.
+public final class MonitorStore: Sendable {
+    /// What the lock protects.
+    private struct State: Sendable {
+        var monitor: Monitor
+        /// Non-blank lines received, by transport.
+        var received = [UInt64](repeating: 0, count: Transport.allCases.count)
+        /// Changed since the last save.
+        var dirty = false
+        /// Bumped on every change, so the status line and saver know whether anything moved.
+        var generation: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(configuration: MonitorConfiguration) {
+        self.state = Mutex(State(monitor: Monitor(configuration: configuration)))
+    }
+
+    /// What applying a batch decided; the caller logs it.
+    public struct IngestOutcome: Sendable {
+        public var changes: [StatusChange] = []
+        public var rejections: [Rejection] = []
+        public var engineLimitRejections = 0
+    }
+
+    /// Applies a decoded batch received at `now` over `transport` (on push connection `connection`).
+    ///
+    /// Event times later than `now` are clamped to `now`: a host whose clock runs ahead must
+    /// not make its phases look as if they started in the future.
+    public func apply(_ batch: IngestBatch, transport: Transport, connection: UInt64?, now: Timestamp) -> IngestOutcome {
+        var outcome = IngestOutcome()
+        outcome.rejections = batch.rejections
+        self.state.withLock { state in
+            state.received[transport.rawValue] += UInt64(batch.lines)
+            for rejection in batch.rejections { state.monitor.count(rejection) }
+            var touched: [PairKey] = []
+            for event in batch.events {
+                let time = min(event.statedTime ?? now, now)
+                switch state.monitor.apply(event, at: time, connection: connection) {
+                case .applied:
+                    if !touched.contains(event.pair) { touched.append(event.pair) }
+                case .duplicate:
+                    break
+                case .rejected(let rejection):
+                    outcome.rejections.append(rejection)
+                    outcome.engineLimitRejections += 1
+                }
+            }
+            if !touched.isEmpty {
+                state.dirty = true
+                state.generation &+= 1
+            }
+            for key in touched { outcome.changes += state.monitor.changes(of: key, at: now) }
+        }
+        return outcome
+    }
+
+    /// A push connection closed: its tied engines are down until heard from again.
+    public func connectionClosed(_ connection: UInt64, now: Timestamp) -> [StatusChange] {
+        self.state.withLock { state in
+            state.monitor.connectionClosed(connection)
+            state.generation &+= 1
+            return state.monitor.changes(at: now)
+        }
+    }
+
+    /// Time-driven changes (stalls crossing their threshold, missed heartbeats), for the ticker.
+    public func changes(at now: Timestamp) -> [StatusChange] {
+        self.state.withLock { state in
+            let changes = state.monitor.changes(at: now)
+            if !changes.isEmpty {
+                state.dirty = true
+                state.generation &+= 1
+            }
+            return changes
+        }
+    }
+
+    /// A copy of the state model (cheap: its storage is shared until written), for rendering
+    /// metrics and status outside the lock.
+    public func snapshot() -> (monitor: Monitor, received: [UInt64]) {
+        self.state.withLock { ($0.monitor, $0.received) }
+    }
+
+    public var generation: UInt64 { self.state.withLock { $0.generation } }
+
+    /// Takes the state to persist if it changed since the last call.
+    public func takeDirty() -> Monitor? {
+        self.state.withLock { state in
+            guard state.dirty else { return nil }
+            state.dirty = false
+            return state.monitor
+        }
+    }
+
+    /// Puts persisted pairs back at start-up.
+    public func restore(_ pairs: [PairKey: PairState]) {
+        self.state.withLock { state in
+            for (key, pair) in pairs { state.monitor.restore(key, pair) }
+        }
+    }
+
+    /// Applies a reloaded configuration.
+    public func reconfigure(_ configuration: MonitorConfiguration) {
+        self.state.withLock { state in
+            state.monitor.configuration = configuration
+            state.generation &+= 1
+        }
+    }
+
+    /// Checks that the lock can be taken: the watchdog's view of "the state model is not stuck".
+    public func isResponsive() -> Bool {
+        self.state.withLock { _ in true }
+    }
+}

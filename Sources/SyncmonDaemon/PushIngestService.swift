@@ -1,0 +1,196 @@
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+import SyncmonCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The push transport (SPEC §1.1): a Unix stream socket engines connect to and write lines on.
+///
+/// Each connection frames and decodes on its own event loop and applies a whole read's worth
+/// of events under the store's lock at once. A bad line is counted and logged (rate-limited),
+/// never a reason to close the connection. A connection closing without `engineStopped` marks
+/// the engines that started on it as down.
+public struct PushIngestService: Service {
+    let path: String
+    let store: MonitorStore
+    let reporter: EventReporter
+    let group: any EventLoopGroup
+    let configuration: DaemonConfiguration
+    let readiness: ReadinessLatch
+    let logger: Logger
+    /// A socket systemd passed in (socket activation), used instead of binding `path`.
+    let activatedDescriptor: Int32?
+
+    public init(
+        configuration: DaemonConfiguration,
+        store: MonitorStore,
+        reporter: EventReporter,
+        group: any EventLoopGroup,
+        readiness: ReadinessLatch,
+        logger: Logger,
+        activatedDescriptor: Int32? = nil
+    ) {
+        self.path = configuration.eventsSocket
+        self.configuration = configuration
+        self.store = store
+        self.reporter = reporter
+        self.group = group
+        self.readiness = readiness
+        self.logger = logger
+        self.activatedDescriptor = activatedDescriptor
+    }
+
+    public func run() async throws {
+        let connections = ConnectionCounter(limit: self.configuration.maximumConnections)
+        let store = self.store
+        let reporter = self.reporter
+        let logger = self.logger
+        let lineLength = self.configuration.maximumLineLength
+        let bootstrap = ServerBootstrap(group: self.group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelInitializer { channel in
+                guard let id = connections.open() else {
+                    logger.warning(
+                        "refusing push connection: \(connections.limit) connections already open",
+                        metadata: ["syncmon.transport": "push"]
+                    )
+                    return channel.close()
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        IngestHandler(connection: id, store: store, reporter: reporter, counter: connections, maximumLineLength: lineLength)
+                    )
+                }
+            }
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+        let server: any Channel
+        if let descriptor = self.activatedDescriptor {
+            server = try await bootstrap.withBoundSocket(descriptor).get()
+        } else {
+            try Self.prepareDirectory(of: self.path)
+            server = try await bootstrap.bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true).get()
+            // Engines in the socket's group may write; nobody else (SPEC §1.1).
+            chmod(self.path, 0o660)
+        }
+        self.logger.info("listening for events", metadata: ["syncmon.events_socket": "\(self.path)"])
+        self.readiness.arrive()
+        try? await gracefulShutdown()
+        try? await server.close()
+        if self.activatedDescriptor == nil { unlink(self.path) }
+    }
+
+    /// Creates the socket's directory (0755) when it does not exist yet.
+    static func prepareDirectory(of path: String) throws {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let directory = String(path[..<slash])
+        var components: [Substring] = []
+        for component in directory.split(separator: "/") {
+            components.append(component)
+            let partial = "/" + components.joined(separator: "/")
+            if mkdir(partial, 0o755) != 0, errno != EEXIST {
+                throw DaemonError("cannot create \(partial): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}
+
+/// Hands out connection ids and enforces the connection limit (SPEC §8).
+final class ConnectionCounter: Sendable {
+    let limit: Int
+    private let state = Mutex<(open: Int, next: UInt64)>((0, 1))
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// A new connection's id, or `nil` at the limit.
+    func open() -> UInt64? {
+        self.state.withLock { state in
+            guard state.open < self.limit else { return nil }
+            state.open += 1
+            state.next += 1
+            return state.next
+        }
+    }
+
+    func close() {
+        self.state.withLock { $0.open -= 1 }
+    }
+}
+
+/// One push connection: frames, decodes, applies, reports.
+final class IngestHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let connection: UInt64
+    private let store: MonitorStore
+    private let reporter: EventReporter
+    private let counter: ConnectionCounter
+    private var framer: LineFramer
+    private var batch: IngestBatch
+    /// Lines received on this connection.
+    private var lines = 0
+
+    init(connection: UInt64, store: MonitorStore, reporter: EventReporter, counter: ConnectionCounter, maximumLineLength: Int) {
+        self.connection = connection
+        self.store = store
+        self.reporter = reporter
+        self.counter = counter
+        self.framer = LineFramer(maximumLineLength: maximumLineLength)
+        self.batch = IngestBatch(maximumLineLength: maximumLineLength)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = self.unwrapInboundIn(data)
+        buffer.withUnsafeReadableBytes { bytes in
+            self.framer.feed(bytes) { self.batch.add($0) }
+        }
+        self.flushBatch()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The engine closed its writing side: read what is left, then close ours.
+        if event is ChannelEvent, case .inputClosed = event as! ChannelEvent {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.framer.finish { self.batch.add($0) }
+        self.flushBatch()
+        // A connection that carried a single line is a one-shot sender (`syncmon emit`, `wrap`):
+        // its engine is not tied to it (SPEC §2.2), so its closing means nothing.
+        if self.lines > 1 {
+            let changes = self.store.connectionClosed(self.connection, now: WallClock.now())
+            self.reporter.report(changes)
+        }
+        self.counter.close()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func flushBatch() {
+        guard !self.batch.isEmpty else { return }
+        self.lines += self.batch.lines
+        let now = WallClock.now()
+        let outcome = self.store.apply(self.batch, transport: .push, connection: self.connection, now: now)
+        self.batch.removeAll()
+        self.reporter.report(outcome.changes)
+        self.reporter.report(rejections: outcome.rejections, transport: .push, now: now)
+    }
+}
+
+/// A failure the daemon reports and exits on (bad configuration, a socket it cannot bind).
+public struct DaemonError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// Lets the notifier wait until every listener is bound before it sends `READY=1` (SPEC §7).
+public final class ReadinessLatch: Sendable {
+    private struct State {
+        var remaining: Int
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    /// A latch that opens after `count` calls to `arrive()`.
+    public init(count: Int) {
+        self.state = Mutex(State(remaining: count))
+    }
+
+    /// One listener is ready.
+    public func arrive() {
+        let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.remaining -= 1
+            guard state.remaining <= 0 else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits until every listener is ready.
+    public func wait() async {
+        await withCheckedContinuation { continuation in
+            let ready = self.state.withLock { state -> Bool in
+                if state.remaining <= 0 { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}

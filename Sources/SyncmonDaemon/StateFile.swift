@@ -1,0 +1,93 @@
+import Foundation
+import SyncmonCore
+
+/// The persisted state (SPEC §7): every pair's state, written atomically (write, fsync, rename,
+/// fsync the directory) so that a crash leaves either the old file or the new one, never half.
+public struct StateFile: Sendable {
+    public let directory: String
+    public var path: String { self.directory + "/state.json" }
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The on-disk document; `version` lets later releases migrate.
+    struct Document: Codable {
+        var version: Int
+        var savedAt: Timestamp
+        var pairs: [Entry]
+
+        struct Entry: Codable {
+            var engine: InlineName
+            var database: Database
+            var state: PairState
+        }
+    }
+
+    /// What loading found.
+    public enum LoadResult {
+        case missing
+        case loaded([PairKey: PairState])
+        /// The file was unreadable and has been moved to `setAsidePath`.
+        case corrupt(setAsidePath: String, reason: String)
+    }
+
+    /// Loads the state; a file that cannot be decoded is renamed out of the way so the daemon
+    /// still starts (and the evidence is kept).
+    public func load(now: Timestamp) -> LoadResult {
+        guard let data = FileManager.default.contents(atPath: self.path) else { return .missing }
+        do {
+            let document = try JSONDecoder().decode(Document.self, from: data)
+            guard document.version == 1 else { throw DaemonError("unsupported state version \(document.version)") }
+            var pairs: [PairKey: PairState] = [:]
+            for entry in document.pairs { pairs[PairKey(engine: entry.engine, database: entry.database)] = entry.state }
+            return .loaded(pairs)
+        } catch {
+            let aside = self.path + ".corrupt-\(now.microseconds / 1_000_000)"
+            rename(self.path, aside)
+            return .corrupt(setAsidePath: aside, reason: "\(error)")
+        }
+    }
+
+    /// Writes `monitor`'s pairs atomically.
+    public func save(_ monitor: Monitor, now: Timestamp) throws {
+        let document = Document(
+            version: 1,
+            savedAt: now,
+            pairs: monitor.pairs.sorted { $0.key < $1.key }.map { Document.Entry(engine: $0.key.engine, database: $0.key.database, state: $0.value) }
+        )
+        let data = try JSONEncoder().encode(document)
+        try PushIngestService.prepareDirectory(of: self.path)
+        let temporary = self.path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw DaemonError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var failure: String?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        close(descriptor)
+        if let failure {
+            unlink(temporary)
+            throw DaemonError("cannot write \(temporary): \(failure)")
+        }
+        guard rename(temporary, self.path) == 0 else {
+            throw DaemonError("cannot rename \(temporary): \(String(cString: strerror(errno)))")
+        }
+        // Make the rename itself durable.
+        let directory = open(self.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+}

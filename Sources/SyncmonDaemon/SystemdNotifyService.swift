@@ -1,0 +1,72 @@
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import SyncmonCore
+import SyncmonSystemd
+
+/// Talks to systemd (SPEC §7): `READY=1` once every listener is bound, `STATUS=` kept current,
+/// `WATCHDOG=1` at half of `WATCHDOG_USEC` only while the event loops and the state model
+/// answer, `STOPPING=1` on shutdown.
+public final class SystemdNotifyService: Service, Sendable {
+    private let notifier = SystemdNotifier()
+    private let store: MonitorStore
+    private let group: any EventLoopGroup
+    private let readiness: ReadinessLatch
+    private let logger: Logger
+    /// The last STATUS text sent, to send only changes.
+    private let lastStatus = Mutex<String?>(nil)
+
+    public init(store: MonitorStore, group: any EventLoopGroup, readiness: ReadinessLatch, logger: Logger) {
+        self.store = store
+        self.group = group
+        self.readiness = readiness
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await self.readiness.wait()
+        self.send([.ready, .status(self.currentStatus())])
+        let interval = (try? self.notifier.watchdogInterval()) ?? nil
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: interval ?? .seconds(1))
+                if interval != nil {
+                    // A stuck event loop or lock never gets here, so systemd's watchdog fires.
+                    try await self.group.next().submit {}.get()
+                    if self.store.isResponsive() { self.send([.watchdog]) }
+                }
+                self.updateStatus()
+            }
+        }
+        self.send([.stopping, .status("stopping")])
+    }
+
+    /// Sends `STATUS=` when the text changed.
+    public func updateStatus() {
+        let text = self.currentStatus()
+        let changed = self.lastStatus.withLock { last -> Bool in
+            guard last != text else { return false }
+            last = text
+            return true
+        }
+        if changed { self.send([.status(text)]) }
+    }
+
+    /// Brackets a configuration reload for systemd (Debian 12's systemd has no notify-reload).
+    public func reloading() { self.send([.reloading]) }
+    public func reloaded() { self.send([.ready]) }
+
+    private func currentStatus() -> String {
+        let snapshot = self.store.snapshot()
+        return StatusLine.text(rows: snapshot.monitor.rows(at: WallClock.now()))
+    }
+
+    private func send(_ messages: [NotifyMessage]) {
+        do {
+            _ = try self.notifier.notify(messages)
+        } catch {
+            self.logger.debug("sd_notify failed", metadata: ["syncmon.reason": "\(error)"])
+        }
+    }
+}

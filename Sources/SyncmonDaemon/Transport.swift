@@ -1,0 +1,12 @@
+/// How an event reached the daemon: the `transport` label of `syncmon_events_received_total`.
+public enum Transport: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case push
+    case subscribe
+
+    public var description: String {
+        switch self {
+        case .push: "push"
+        case .subscribe: "subscribe"
+        }
+    }
+}

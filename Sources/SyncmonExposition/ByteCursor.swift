@@ -1,0 +1,61 @@
+/// A write position inside memory the caller has already made big enough.
+///
+/// The writer's hot path: ``ExpositionWriter`` checks capacity once per sample line, then copies the
+/// line's pieces through a cursor with no further checks. Going through `Array.append` for each piece
+/// instead costs a uniqueness and capacity check per piece (some ten per line), which at ~100,000
+/// lines was most of the render time.
+struct ByteCursor {
+    /// Where the next byte goes.
+    private(set) var position: UnsafeMutablePointer<UInt8>
+
+    init(_ position: UnsafeMutablePointer<UInt8>) {
+        self.position = position
+    }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        self.position.initialize(to: byte)
+        self.position += 1
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            self.position.update(from: base, count: source.count)
+            self.position += source.count
+        }
+    }
+
+    @inline(__always)
+    mutating func put(_ text: StaticString) {
+        self.position.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        self.position += text.utf8CodeUnitCount
+    }
+
+    /// Writes the decimal digits of `value`, at most 20 bytes.
+    @inline(__always)
+    mutating func putDecimal(_ value: UInt64) {
+        // Single digits dominate (state sets, up/down gauges, small counters).
+        if value < 10 {
+            self.put(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
+            return
+        }
+        // Count the digits, then fill them in from the right: no scratch copy needed.
+        var digits = 2
+        var limit: UInt64 = 100
+        while digits < 20, value >= limit {
+            digits += 1
+            limit &*= 10
+        }
+        var remaining = value
+        var index = digits
+        repeat {
+            let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
+            index -= 1
+            self.position[index] = UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0")
+            remaining = quotient
+        } while index > 0
+        self.position += digits
+    }
+}

@@ -1,0 +1,34 @@
+import Logging
+
+/// The stable journal `MESSAGE_ID` of each kind of entry syncmon writes.
+///
+/// The IDs were generated once with `systemd-id128 new` and must never change: alert rules and
+/// `journalctl MESSAGE_ID=…` queries depend on them, and `deploy/catalog/syncmon.catalog` explains each one
+/// (`journalctl -x`). Send one with the ``SyncmonMetadataKey/messageID`` metadata key.
+public enum MessageID: String, Sendable, Hashable, CaseIterable {
+    /// An engine's summary status changed (SPEC §2.4).
+    case summaryChanged = "0bbdc562cbe7450db945b00e912d3aaf"
+    /// A stall detector fired (SPEC §2.3).
+    case stallRaised = "fa96c826969c42e1a0472e0a8517de3f"
+    /// A stall's condition became false again.
+    case stallCleared = "ac533e19d42c478cb2cc5ea9f1aabb52"
+    /// An engine missed its heartbeats or its push connection closed without `engineStopped`.
+    case engineDown = "33ebc80ebbb344f08636da0edd2fd6bc"
+    /// An engine that was down was heard from again.
+    case engineUp = "326b914e5f104f6aa35150a8f1c275b6"
+    /// Input events were rejected; rate-limited, one entry stands for a burst.
+    case eventRejected = "d132b8025f1e4508ace2c3784f12a2cd"
+    /// The daemon started and is ready.
+    case daemonStarted = "faa2cb7bde4d4eeba0a9baa48102054d"
+    /// The daemon is shutting down.
+    case daemonStopping = "997321d517a44cf8b9abef7b5283d374"
+    /// The configuration was reloaded (SIGHUP).
+    case configurationReloaded = "991d08061985486b8884625270ecdb06"
+    /// The state file could not be read and was set aside; the daemon started without it.
+    case stateFileCorrupt = "bceac92ad8504e3daf78ab1784492cec"
+    /// A subscribe source connected or disconnected.
+    case sourceStateChanged = "8ebff011ab934ed0a6e0d1e945013b59"
+
+    /// The ID as a metadata value, for `metadata: [SyncmonMetadataKey.messageID: id.metadataValue]`.
+    public var metadataValue: Logger.MetadataValue { .string(self.rawValue) }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import SyncmonCore
+
+/// Fetches `/api/v1/status` from a running daemon with a minimal blocking HTTP/1.1 GET (the
+/// command runs once and exits; a connection pool would be wasted).
+struct StatusClient {
+    /// Why the daemon could not be asked.
+    struct Unreachable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let url: String
+    let timeoutSeconds: Int
+
+    /// The status document for `engine` (or all engines).
+    func fetch(engine: String?) throws -> (json: String, now: Timestamp, rows: [StatusRow]) {
+        let (host, port, basePath) = try self.parse()
+        var path = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        path += "/api/v1/status"
+        if let engine {
+            path += "?engine=" + (engine.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? engine)
+        }
+        let body = try self.get(host: host, port: port, path: path)
+        let document: StatusJSON
+        do {
+            document = try JSONDecoder().decode(StatusJSON.self, from: Data(body.utf8))
+        } catch {
+            throw Unreachable(description: "\(self.url) did not answer with syncmon status JSON (\(error))")
+        }
+        return (body, document.timestamp, try document.rows())
+    }
+
+    private func parse() throws -> (String, Int, String) {
+        guard let components = URLComponents(string: self.url), components.scheme == "http", let host = components.host else {
+            throw Unreachable(description: "--url must be http://host:port, not \(self.url)")
+        }
+        return (host, components.port ?? 80, components.path.isEmpty ? "/" : components.path)
+    }
+
+    private func get(host: String, port: Int, path: String) throws -> String {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else {
+            throw Unreachable(description: "cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(result) }
+        var descriptor: Int32 = -1
+        var lastError = ECONNREFUSED
+        var candidate: UnsafeMutablePointer<addrinfo>? = first
+        while let info = candidate {
+            descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            if descriptor >= 0 {
+                var timeout = timeval(tv_sec: self.timeoutSeconds, tv_usec: 0)
+                setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                if connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { break }
+                lastError = errno
+                close(descriptor)
+                descriptor = -1
+            }
+            candidate = info.pointee.ai_next
+        }
+        guard descriptor >= 0 else {
+            throw Unreachable(description: "cannot reach the daemon at \(self.url): \(String(cString: strerror(lastError))) (is 'syncmon daemon' running?)")
+        }
+        defer { close(descriptor) }
+        let request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+        _ = request.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Unreachable(description: "no answer from \(self.url): \(String(cString: strerror(errno)))")
+            }
+            response += buffer[0..<count]
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { throw Unreachable(description: "\(self.url) sent no HTTP response") }
+        let statusLine = text[..<split.lowerBound].prefix { $0 != "\r" }
+        guard statusLine.split(separator: " ").dropFirst().first == "200" else {
+            throw Unreachable(description: "\(self.url) answered \(statusLine)")
+        }
+        return String(text[split.upperBound...])
+    }
+}
+
+/// The status JSON of SPEC §4, as the daemon sends it.
+struct StatusJSON: Decodable {
+    struct Row: Decodable {
+        struct PhaseJSON: Decodable {
+            struct ErrorJSON: Decodable {
+                var code: String
+                var `class`: String?
+            }
+
+            var state: String
+            var started: String?
+            var ended: String?
+            var error: ErrorJSON?
+        }
+
+        struct Pending: Decodable {
+            var recordZone: Int64
+            var database: Int64
+        }
+
+        var engine: String
+        var database: String
+        var summary: String
+        var stalled: [String]
+        var account: String
+        var network: String
+        var setup: PhaseJSON
+        var `import`: PhaseJSON
+        var export: PhaseJSON
+        var throttledUntil: String?
+        var pending: Pending
+        var lastEvent: String
+        var up: Bool
+    }
+
+    var now: String
+    var engines: [Row]
+
+    var timestamp: Timestamp { RFC3339.parse(self.now) ?? Timestamp(microseconds: 0) }
+
+    func rows() throws -> [StatusRow] {
+        try self.engines.map { row in
+            guard let engine = InlineName(row.engine), let database = Database.allCases.first(where: { $0.description == row.database }),
+                let summary = Summary(row.summary)
+            else { throw StatusClient.Unreachable(description: "unexpected row in status JSON: \(row.engine)/\(row.database)") }
+            return StatusRow(
+                key: PairKey(engine: engine, database: database),
+                summary: summary,
+                stalls: StallSet(row.stalled.compactMap(StallReason.init)),
+                account: AccountStatus.allCases.first { $0.description == row.account } ?? .unknown,
+                network: NetworkStatus.allCases.first { $0.description == row.network } ?? .unknown,
+                phases: (Self.phase(row.setup), Self.phase(row.import), Self.phase(row.export)),
+                throttledUntil: row.throttledUntil.flatMap(RFC3339.parse),
+                pending: (row.pending.recordZone, row.pending.database),
+                lastEvent: RFC3339.parse(row.lastEvent) ?? Timestamp(microseconds: 0),
+                up: row.up
+            )
+        }
+    }
+
+    private static func phase(_ json: Row.PhaseJSON) -> PhaseState {
+        let started = json.started.flatMap(RFC3339.parse) ?? Timestamp(microseconds: 0)
+        let ended = json.ended.flatMap(RFC3339.parse) ?? started
+        switch json.state {
+        case "in_progress": return .inProgress(since: started)
+        case "succeeded": return .succeeded(started: started, ended: ended)
+        case "failed":
+            let code = ErrorCode(name: InlineName(String((json.error?.code ?? "unknown").prefix(64))) ?? InlineName())
+            let errorClass = ErrorClass.allCases.first { $0.description == json.error?.class } ?? code.errorClass
+            return .failed(started: started, ended: ended, error: PhaseError(code: code, errorClass: errorClass))
+        default: return .notStarted
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Logging
+import SyncmonSystemd
+import Testing
+
+/// The levels SPEC §5 assigns to state-change entries.
+@Suite("State-change log levels")
+struct StateChangeLogLevelTests {
+    @Test(
+        "summary changes",
+        arguments: [
+            ("error", String?.none, Logger.Level.error),
+            ("engine_down", "succeeded", .error),
+            ("stalled", "in_progress", .warning),
+            ("no_network", "succeeded", .warning),
+            ("account_not_available", nil, .warning),
+            ("succeeded", "stalled", .notice),
+            ("in_progress", "error", .notice),
+            ("stopped", "engine_down", .notice),
+            ("succeeded", "in_progress", .info),
+            ("in_progress", nil, .info),
+            ("throttled", "retrying", .info),
+            ("stalled", "error", .warning),
+        ]
+    )
+    func summaryChanges(summary: String, previous: String?, level: Logger.Level) {
+        #expect(StateChangeLogLevel.summaryChanged(to: summary, from: previous) == level)
+    }
+
+    @Test("stalls and liveness")
+    func stallsAndLiveness() {
+        #expect(JournalPriority(StateChangeLogLevel.stallRaised) == .warning)
+        #expect(JournalPriority(StateChangeLogLevel.stallCleared) == .notice)
+        #expect(JournalPriority(StateChangeLogLevel.engineDown) == .error)
+        #expect(JournalPriority(StateChangeLogLevel.engineUp) == .notice)
+    }
+}

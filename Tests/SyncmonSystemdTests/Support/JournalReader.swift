@@ -1,0 +1,73 @@
+import Foundation
+
+/// Reads entries back from the journal with `journalctl -o json`, to check what journald actually stored.
+enum JournalReader {
+    /// Why the journal could not be read.
+    enum ReadError: Error, CustomStringConvertible {
+        /// journalctl is not installed.
+        case journalctlMissing
+        /// journalctl exited with a failure.
+        case journalctlFailed(status: Int32, standardError: String)
+        /// A line of journalctl's output was not a JSON object.
+        case malformedLine(String)
+
+        var description: String {
+            switch self {
+            case .journalctlMissing: "journalctl not found"
+            case .journalctlFailed(let status, let standardError): "journalctl exited \(status): \(standardError)"
+            case .malformedLine(let line): "journalctl printed a line that is not a JSON object: \(line)"
+            }
+        }
+    }
+
+    /// The entries whose field `matchField` is `matchValue`, each as field name → values (fields can repeat), with
+    /// only `fields` (and journalctl's own `__` fields) in them.
+    static func entries(matching matchField: String, _ matchValue: String, fields: [String]) throws -> [[String: [String]]] {
+        guard let journalctl = ProcessRunner.find("journalctl") else { throw ReadError.journalctlMissing }
+        let output = try ProcessRunner.run(
+            journalctl,
+            ["--no-pager", "--all", "--output=json", "--output-fields=\(fields.joined(separator: ","))", "\(matchField)=\(matchValue)"]
+        )
+        guard output.status == 0 else {
+            throw ReadError.journalctlFailed(status: output.status, standardError: output.standardError)
+        }
+        return try output.standardOutput.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw ReadError.malformedLine(String(line))
+            }
+            return object.mapValues(Self.values)
+        }
+    }
+
+    /// Polls until `count` matching entries are readable (journald writes asynchronously), or ten seconds pass.
+    static func waitForEntries(
+        count: Int,
+        matching matchField: String,
+        _ matchValue: String,
+        fields: [String]
+    ) async throws -> [[String: [String]]] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let entries = try Self.entries(matching: matchField, matchValue, fields: fields)
+            if entries.count >= count || ContinuousClock.now >= deadline {
+                return entries
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// One field's values from journalctl's JSON: a string, an array of bytes for values that are not printable
+    /// text, or an array of either for a repeated field.
+    private static func values(_ json: Any) -> [String] {
+        if let string = json as? String {
+            return [string]
+        }
+        if let bytes = json as? [Int] {
+            return [String(decoding: bytes.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)]
+        }
+        if let array = json as? [Any] {
+            return array.flatMap(Self.values)
+        }
+        return ["\(json)"]
+    }
+}

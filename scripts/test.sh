@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian 12 machine: installs the dependencies, starts a
+# journald when the machine has none (containers without systemd), builds, and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+if [ -x scripts/start-journald.sh ]; then
+    scripts/start-journald.sh
+fi
+swift build --build-tests
+swift test --skip-build
