@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Installs what syncmon needs from Debian 12's packages: libsystemd-dev to build, and for the
-# tests the real components they run against (promtool from `prometheus`, systemd-journald and
-# journalctl from `systemd`). Idempotent: installs only what is missing.
+# Installs what syncmon needs from Debian 12's packages. Idempotent: only what is missing.
+#   scripts/install-deps.sh          what building and running needs (libsystemd-dev)
+#   scripts/install-deps.sh --test   plus the real components the tests run against:
+#                                    promtool (prometheus), systemd-journald/journalctl (systemd)
 set -euo pipefail
 
-packages=(libsystemd-dev pkg-config systemd prometheus "$@")
+packages=(libsystemd-dev pkg-config)
+if [ "${1:-}" = "--test" ]; then
+    packages+=(systemd prometheus)
+fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 if [ -x scripts/start-journald.sh ]; then
     scripts/start-journald.sh
 fi

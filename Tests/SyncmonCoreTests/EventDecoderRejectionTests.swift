@@ -163,6 +163,19 @@ struct EventDecoderRejectionTests {
         let objects = #"{"v":1,"engine":"notes","type":"heartbeat","x":"# + String(repeating: #"{"a":"#, count: 64) + "1"
             + String(repeating: "}", count: 64) + "}"
         #expect(decode(objects).rejection == Rejection(.malformed))
+        // The limit also holds inside the values syncmon reads late (error objects, failure lists).
+        func insideError(_ depth: Int) -> String {
+            #"{"v":1,"engine":"notes","type":"error","error":{"code":"x","extra":"# + String(repeating: "[", count: depth)
+                + String(repeating: "]", count: depth) + "}}"
+        }
+        #expect(decode(insideError(62)).event != nil)
+        #expect(decode(insideError(63)).rejection == Rejection(.malformed))
+        func insideFailure(_ depth: Int) -> String {
+            #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneDeletes":[],"failedZoneSaves":[{"code":"x","extra":"#
+                + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}]}"
+        }
+        #expect(decode(insideFailure(61)).event != nil)
+        #expect(decode(insideFailure(62)).rejection == Rejection(.malformed))
     }
 
     // MARK: too_large

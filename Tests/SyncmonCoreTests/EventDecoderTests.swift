@@ -190,7 +190,7 @@ struct EventDecoderTests {
 
     @Test("engine names of 1 to 64 characters of [A-Za-z0-9._-] are accepted", arguments: [
         "a", "Z", "0", ".", "_", "-", "com.example.notes_v2-beta", String(repeating: "x", count: 64),
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-",
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz123456789._-",
     ])
     func validEngineNames(_ engine: String) {
         let result = decode(#"{"v":1,"engine":"\#(engine)","type":"heartbeat"}"#)

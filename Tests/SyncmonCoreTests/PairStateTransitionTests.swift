@@ -79,26 +79,19 @@ enum Check: Sendable, CustomStringConvertible {
         case .lastStart(let phase, let expected): #expect(state[phase].lastStart == expected, "\(self)", sourceLocation: sourceLocation)
         case .lastSuccess(let phase, let expected): #expect(state[phase].lastSuccess == expected, "\(self)", sourceLocation: sourceLocation)
         case .errors(let phase, let label, let expected):
-            #expect(state.errors[ErrorCounterKey(phase: phase, code: label)] ?? 0 == expected, "\(self)", sourceLocation: sourceLocation)
+            let count = state.errors.first { $0.key.phase == phase && $0.key.code == label }?.value ?? 0
+            #expect(count == expected, "\(self)", sourceLocation: sourceLocation)
         case .errorSeriesCount(let expected): #expect(state.errors.count == expected, "\(self)", sourceLocation: sourceLocation)
         case .fetched(let changed, let deleted):
-            #expect(state.recordsFetched == RecordCounts(changed: changed, deleted: deleted), "\(self)", sourceLocation: sourceLocation)
+            #expect(state.recordsFetched.changed == changed && state.recordsFetched.deleted == deleted, "\(self)", sourceLocation: sourceLocation)
         case .sent(let changed, let deleted):
-            #expect(state.recordsSent == RecordCounts(changed: changed, deleted: deleted), "\(self)", sourceLocation: sourceLocation)
+            #expect(state.recordsSent.changed == changed && state.recordsSent.deleted == deleted, "\(self)", sourceLocation: sourceLocation)
         case .accountChanges(let type, let expected):
             #expect(state.accountChanges[type.rawValue] == expected, "\(self)", sourceLocation: sourceLocation)
         case .lastEvent(let expected): #expect(state.lastEvent == expected, "\(self)", sourceLocation: sourceLocation)
         case .firstEvent(let expected): #expect(state.firstEvent == expected, "\(self)", sourceLocation: sourceLocation)
         case .durationCount(let phase, let expected): #expect(state[phase].durations.count == expected, "\(self)", sourceLocation: sourceLocation)
         }
-    }
-}
-
-extension RecordCounts {
-    init(changed: UInt64, deleted: UInt64) {
-        self.init()
-        self.changed = changed
-        self.deleted = deleted
     }
 }
 

@@ -199,6 +199,8 @@ struct StallDetectorTests {
         var reason: StallReason
         /// The first instant it fires; nil when it must not fire by `horizon`.
         var firesAt: Int64?
+        /// The instant it clears again for good, if it does.
+        var clearsAt: Int64? = nil
         var horizon: Int64 = 10_000
         var testDescription: String { self.label }
     }
@@ -207,7 +209,7 @@ struct StallDetectorTests {
         ClockCase(label: "not_syncing: from the end of the setup that succeeded",
                   steps: [s(0, engineStarted()), s(30, .accountStatus(.available))], reason: .notSyncing, firesAt: 130),
         ClockCase(label: "not_syncing: cleared by an import start after setup",
-                  steps: [s(0, engineStarted()), s(30, .accountStatus(.available)), s(150, .willFetchChanges)], reason: .notSyncing, firesAt: nil),
+                  steps: [s(0, engineStarted()), s(30, .accountStatus(.available)), s(150, .willFetchChanges)], reason: .notSyncing, firesAt: 130, clearsAt: 150),
         ClockCase(label: "not_syncing: an import started at the setup's start counts",
                   steps: [s(5, container(.setup, id: "S", started: 5)), s(5, .willFetchChanges), s(6, container(.setup, id: "S", started: 5, ended: 6))],
                   reason: .notSyncing, firesAt: nil),
@@ -229,7 +231,7 @@ struct StallDetectorTests {
         ClockCase(label: "no_progress: heartbeats are not progress",
                   steps: [s(0, .willFetchChanges)] + heartbeats(from: 10, through: 200), reason: .noProgress, firesAt: 100),
         ClockCase(label: "no_progress: cleared when the cycle ends",
-                  steps: [s(0, .willFetchChanges), s(150, .didFetchChanges)], reason: .noProgress, firesAt: nil),
+                  steps: [s(0, .willFetchChanges), s(150, .didFetchChanges)], reason: .noProgress, firesAt: 100, clearsAt: 150),
         ClockCase(label: "no_progress: covers a CKSyncEngine setup from its start",
                   steps: [s(0, engineStarted())], reason: .noProgress, firesAt: 100),
         ClockCase(label: "no_progress: covers a containerEvent phase from its reported start",
@@ -250,11 +252,11 @@ struct StallDetectorTests {
         ClockCase(label: "pending_not_draining: an earlier export success does not help",
                   steps: [s(0, .willSendChanges), s(5, .didSendChanges), s(20, pending(3, 0))], reason: .pendingNotDraining, firesAt: 120),
         ClockCase(label: "pending_not_draining: cleared when pending drops to 0",
-                  steps: [s(20, pending(3, 0)), s(110, pending(0, 0))], reason: .pendingNotDraining, firesAt: nil),
+                  steps: [s(20, pending(3, 0)), s(130, pending(0, 0))], reason: .pendingNotDraining, firesAt: 120, clearsAt: 130),
         ClockCase(label: "pending_not_draining: back above 0 starts a new clock",
                   steps: [s(20, pending(3, 0)), s(110, pending(0, 0)), s(130, pending(1, 0))], reason: .pendingNotDraining, firesAt: 230),
         ClockCase(label: "pending_not_draining: cleared by an account change",
-                  steps: [s(20, pending(3, 0)), s(50, .accountChange(.switchAccounts))], reason: .pendingNotDraining, firesAt: nil),
+                  steps: [s(20, pending(3, 0)), s(150, .accountChange(.switchAccounts))], reason: .pendingNotDraining, firesAt: 120, clearsAt: 150),
         ClockCase(label: "retry_loop: from the first transient error",
                   steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(50, .error(phase: nil, error: err(.zoneBusy)))],
                   reason: .retryLoop, firesAt: 110),
@@ -266,8 +268,8 @@ struct StallDetectorTests {
         ClockCase(label: "retry_loop: a transient containerEvent failure counts",
                   steps: [s(10, container(.export, id: "E", started: 5, ended: 10, error: err(.serviceUnavailable)))], reason: .retryLoop, firesAt: 110),
         ClockCase(label: "retry_loop: any success clears it",
-                  steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(60, .willSendChanges), s(70, .didSendChanges)],
-                  reason: .retryLoop, firesAt: nil),
+                  steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(160, .willSendChanges), s(170, .didSendChanges)],
+                  reason: .retryLoop, firesAt: 110, clearsAt: 170),
         ClockCase(label: "retry_loop: a transient error after the success starts a new clock",
                   steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(60, .didSendChanges), s(80, .error(phase: .import, error: err(.zoneBusy)))],
                   reason: .retryLoop, firesAt: 180),
@@ -294,8 +296,12 @@ struct StallDetectorTests {
         if let firesAt = testCase.firesAt {
             #expect(Self.stalls(testCase.steps, at: justBefore(firesAt), thresholds) == [])
             #expect(Self.stalls(testCase.steps, at: at(firesAt), thresholds) == [testCase.reason])
-        } else {
-            for time in stride(from: Int64(0), through: testCase.horizon, by: 50) {
+        }
+        if let clearsAt = testCase.clearsAt {
+            #expect(Self.stalls(testCase.steps, at: justBefore(clearsAt), thresholds) == [testCase.reason])
+        }
+        if testCase.firesAt == nil || testCase.clearsAt != nil {
+            for time in stride(from: testCase.clearsAt ?? 0, through: testCase.horizon, by: 50) {
                 #expect(Self.stalls(testCase.steps, at: at(time), thresholds) == [], "at \(time)s")
             }
         }

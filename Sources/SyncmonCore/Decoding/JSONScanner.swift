@@ -108,6 +108,15 @@ struct JSONScanner {
         let start = self.position + 1
         var index = start
         let count = self.bytes.count
+        // Eight bytes at a time while none of them can end the fast path: no quote, backslash,
+        // control character or non-ASCII byte (SWAR: "has zero byte" tricks on one word).
+        if let base = self.bytes.baseAddress {
+            while index + 8 <= count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if Self.mayStop(word) { break }
+                index += 8
+            }
+        }
         while index < count {
             let byte = self.bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -122,6 +131,18 @@ struct JSONScanner {
         try self.string(into: &sink)
         if sink.overflowed { return body(nil) }
         return sink.name.withBytes { body($0) }
+    }
+
+    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or at/above 0x80.
+    @inline(__always)
+    static func mayStop(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let quote = hasZeroByte(word ^ (ones &* 0x22))
+        let backslash = hasZeroByte(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return (quote | backslash | control | (word & highs)) != 0
     }
 
     /// Skips a string, validating it.

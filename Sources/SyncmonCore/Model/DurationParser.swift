@@ -37,7 +37,16 @@ public enum DurationParser {
             seconds %= size
         }
         if seconds > 0 || micros > 0 {
-            out += micros == 0 ? "\(seconds)s" : "\(Double(seconds) + Double(micros) / 1_000_000)s"
+            if micros == 0 {
+                out += "\(seconds)s"
+            } else {
+                // Plain decimal digits: `Double`'s description would write 10 µs as `1e-05`,
+                // which `parse` does not read back.
+                var fraction = String(micros)
+                fraction = String(repeating: "0", count: max(0, 6 - fraction.count)) + fraction
+                while fraction.hasSuffix("0") { fraction.removeLast() }
+                out += "\(seconds).\(fraction)s"
+            }
         }
         return out
     }

@@ -13,12 +13,15 @@ public struct SyncError: Hashable, Sendable, Codable {
     public var errorClass: ErrorClass { self.code.errorClass }
 }
 
-/// Counts of error codes seen in one event, without allocating for the usual one or two codes.
+/// Counts of error codes seen in one event, stored inline so that an event stays a plain value.
+///
+/// Up to eight distinct code labels are kept apart; a single failure list with more distinct
+/// codes than that (no real engine sends one) counts the rest under `other`.
 public struct ErrorCodeTally: Sendable, Equatable {
-    /// Up to four distinct labels inline; `counts` after that (never in real traffic).
-    private var inline: ((UInt8, UInt32), (UInt8, UInt32), (UInt8, UInt32), (UInt8, UInt32)) = ((0, 0), (0, 0), (0, 0), (0, 0))
-    private var inlineCount = 0
-    private var spilled: [UInt32]? = nil
+    public static let capacity = 8
+    private var labels: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var counts: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var used = 0
 
     public init() {}
 
@@ -28,49 +31,48 @@ public struct ErrorCodeTally: Sendable, Equatable {
 
     /// Counts `count` more errors with `label`.
     public mutating func add(_ label: ErrorCodeLabel, count: UInt32 = 1) {
-        if self.spilled != nil {
-            self.spilled![Int(label.index)] &+= count
+        var label = label
+        let used = self.used
+        let slot: Int? = withUnsafeBytes(of: self.labels) { labels in
+            (0..<used).first { labels[$0] == label.index }
+        }
+        if let slot {
+            withUnsafeMutableBytes(of: &self.counts) { $0.storeBytes(of: $0.load(fromByteOffset: slot * 4, as: UInt32.self) &+ count, toByteOffset: slot * 4, as: UInt32.self) }
             return
         }
-        let found: Bool = withUnsafeMutableBytes(of: &self.inline) { raw in
-            let slots = raw.bindMemory(to: (UInt8, UInt32).self)
-            for slot in 0..<self.inlineCount where slots[slot].0 == label.index {
-                slots[slot].1 &+= count
-                return true
-            }
-            guard self.inlineCount < 4 else { return false }
-            slots[self.inlineCount] = (label.index, count)
-            self.inlineCount += 1
-            return true
+        if used == Self.capacity {
+            // Full: fold into `other`, which then needs a slot of its own or is already one.
+            guard label != .other else { return self.add(.other, count: count, replacingLast: true) }
+            label = .other
+            return self.add(label, count: count)
         }
-        if !found {
-            var counts = [UInt32](repeating: 0, count: ErrorCodeLabel.all.count)
-            for (existing, count) in self.entries { counts[Int(existing.index)] = count }
-            counts[Int(label.index)] &+= count
-            self.spilled = counts
-        }
+        withUnsafeMutableBytes(of: &self.labels) { $0[used] = label.index }
+        withUnsafeMutableBytes(of: &self.counts) { $0.storeBytes(of: count, toByteOffset: used * 4, as: UInt32.self) }
+        self.used += 1
     }
 
-    /// Each label with its count, in first-seen order (label order once spilled).
+    /// Full and without an `other` slot: the last slot's count joins `other`, which takes it over.
+    private mutating func add(_ other: ErrorCodeLabel, count: UInt32, replacingLast: Bool) {
+        let last = Self.capacity - 1
+        withUnsafeMutableBytes(of: &self.labels) { $0[last] = other.index }
+        withUnsafeMutableBytes(of: &self.counts) { $0.storeBytes(of: $0.load(fromByteOffset: last * 4, as: UInt32.self) &+ count, toByteOffset: last * 4, as: UInt32.self) }
+    }
+
+    /// Each label with its count, in first-seen order.
     public var entries: [(ErrorCodeLabel, UInt32)] {
-        if let spilled = self.spilled {
-            return spilled.enumerated().compactMap { $0.element > 0 ? (ErrorCodeLabel(index: UInt8($0.offset)), $0.element) : nil }
-        }
-        return withUnsafeBytes(of: self.inline) { raw in
-            let slots = raw.bindMemory(to: (UInt8, UInt32).self)
-            return (0..<self.inlineCount).map { (ErrorCodeLabel(index: slots[$0].0), slots[$0].1) }
-        }
+        var result: [(ErrorCodeLabel, UInt32)] = []
+        self.forEach { result.append(($0, $1)) }
+        return result
     }
 
     /// Calls `body` for each label and count without building an array (the hot path).
     public func forEach(_ body: (ErrorCodeLabel, UInt32) -> Void) {
-        if let spilled = self.spilled {
-            for (index, count) in spilled.enumerated() where count > 0 { body(ErrorCodeLabel(index: UInt8(index)), count) }
-            return
-        }
-        withUnsafeBytes(of: self.inline) { raw in
-            let slots = raw.bindMemory(to: (UInt8, UInt32).self)
-            for slot in 0..<self.inlineCount { body(ErrorCodeLabel(index: slots[slot].0), slots[slot].1) }
+        withUnsafeBytes(of: self.labels) { labels in
+            withUnsafeBytes(of: self.counts) { counts in
+                for slot in 0..<self.used {
+                    body(ErrorCodeLabel(index: labels[slot]), counts.load(fromByteOffset: slot * 4, as: UInt32.self))
+                }
+            }
         }
     }
 }

@@ -1,0 +1,105 @@
+import SyncmonCore
+import Testing
+
+/// SPEC §1.4: transient, conflict and actionable codes; bounded metric labels; failure digests.
+@Suite("Error classes")
+struct ErrorClassTests {
+    static let transientCodes: Set<KnownErrorCode> = [
+        .notAuthenticated, .accountTemporarilyUnavailable, .networkFailure, .networkUnavailable, .requestRateLimited,
+        .serviceUnavailable, .zoneBusy,
+    ]
+
+    @Test("each known code has its SPEC class", arguments: KnownErrorCode.allCases)
+    func knownClass(_ code: KnownErrorCode) {
+        let expected: ErrorClass = Self.transientCodes.contains(code) ? .transient : code == .serverRecordChanged ? .conflict : .actionable
+        #expect(code.errorClass == expected)
+        #expect(ErrorCode(code).errorClass == expected)
+        // The wire spelling maps back to the known code.
+        #expect(ErrorCode(name: name(code.description)).known == code)
+        #expect(ErrorCode(name: name(code.description)).label.description == code.description)
+    }
+
+    @Test("the actionable examples of SPEC §1.4 are actionable", arguments: [
+        KnownErrorCode.quotaExceeded, .zoneNotFound, .limitExceeded, .partialFailure, .batchRequestFailed, .unknownItem, .permissionFailure,
+    ])
+    func actionableExamples(_ code: KnownErrorCode) {
+        #expect(code.errorClass == .actionable)
+    }
+
+    @Test("codes syncmon does not know are actionable and labelled other, keeping their spelling", arguments: [
+        "myAppFailure", "QuotaExceeded", "quotaexceeded", "1", "exit-status-3",
+    ])
+    func unknownCodes(_ spelling: String) {
+        let code = ErrorCode(name: name(spelling))
+        #expect(code.known == nil)
+        #expect(code.errorClass == .actionable)
+        #expect(code.label == .other)
+        #expect(code.label.description == "other")
+        #expect(code.description == spelling)
+    }
+
+    @Test("the label set is bounded: every known code plus other")
+    func labels() {
+        #expect(ErrorCodeLabel.all.count == KnownErrorCode.allCases.count + 1)
+        #expect(ErrorCodeLabel.all.last == .other)
+        #expect(Set(ErrorCodeLabel.all.map(\.description)).count == ErrorCodeLabel.all.count)
+        #expect(ErrorCodeLabel.all.sorted() == ErrorCodeLabel.all)
+    }
+
+    @Test("class names are the metric label values")
+    func classNames() {
+        #expect(ErrorClass.allCases.map(\.description) == ["transient", "conflict", "actionable"])
+    }
+
+    @Test("a code longer than 64 bytes keeps its first 64 and counts as other")
+    func longCode() {
+        let long = String(repeating: "q", count: 100)
+        let line = #"{"v":1,"engine":"notes","type":"error","error":{"code":"\#(long)"}}"#
+        guard case .error(_, let error)? = decode(line).event?.payload else {
+            Issue.record("expected an error event, got \(decode(line).summary)")
+            return
+        }
+        #expect(error.code.description == String(repeating: "q", count: 64))
+        #expect(error.code.label == .other)
+    }
+
+    @Test("a failure digest keeps the count, the first actionable and transient errors, the last retryAfter, and codes")
+    func digest() {
+        var digest = FailureDigest()
+        digest.add(err(.serverRecordChanged))
+        digest.add(err(.zoneBusy, retryAfter: 5))
+        digest.add(err(.quotaExceeded))
+        digest.add(err(.networkFailure))
+        digest.add(err(.zoneNotFound))
+        digest.add(err(.serverRecordChanged, retryAfter: 9))
+        #expect(digest.count == 6)
+        #expect(digest.firstActionable == err(.quotaExceeded))
+        #expect(digest.firstTransient == err(.zoneBusy, retryAfter: 5))
+        #expect(digest.retryAfter == span(9))
+        let counts = Dictionary(uniqueKeysWithValues: digest.codes.entries.map { ($0.0.description, $0.1) })
+        #expect(counts == ["serverRecordChanged": 2, "zoneBusy": 1, "quotaExceeded": 1, "networkFailure": 1, "zoneNotFound": 1])
+    }
+
+    @Test("merging digests keeps list order: the later retryAfter wins, the earlier first errors stay")
+    func merge() {
+        var saves = failures(err(.zoneBusy, retryAfter: 30))
+        let deletes = failures(err(.networkFailure, retryAfter: 3), err(.quotaExceeded))
+        saves.merge(deletes)
+        #expect(saves.count == 3)
+        #expect(saves.firstTransient == err(.zoneBusy, retryAfter: 30))
+        #expect(saves.firstActionable == err(.quotaExceeded))
+        #expect(saves.retryAfter == span(3))
+    }
+
+    @Test("a code tally spills past four distinct codes without losing counts")
+    func tallySpill() {
+        var tally = ErrorCodeTally()
+        let codes: [KnownErrorCode] = [.zoneBusy, .quotaExceeded, .networkFailure, .zoneNotFound, .unknownItem, .zoneBusy, .limitExceeded]
+        for code in codes { tally.add(ErrorCodeLabel(code)) }
+        tally.add(.other, count: 4)
+        var total: [String: UInt32] = [:]
+        tally.forEach { label, count in total[label.description, default: 0] += count }
+        #expect(total == ["zoneBusy": 2, "quotaExceeded": 1, "networkFailure": 1, "zoneNotFound": 1, "unknownItem": 1, "limitExceeded": 1, "other": 4])
+        #expect(tally.entries.map(\.1).reduce(0, +) == 11)
+    }
+}

@@ -1,0 +1,171 @@
+import SyncmonCore
+import SyncmonDaemon
+import Testing
+
+/// `ConfigFile.apply`: the configuration file's keys, sections and errors.
+@Suite("Configuration file")
+struct ConfigFileTests {
+    /// A base configuration independent of the test environment.
+    let base = DaemonConfiguration(environment: ["HOME": "/home/test"], isRoot: false)
+
+    func apply(_ text: String) throws(ConfigFile.ParseError) -> DaemonConfiguration {
+        try ConfigFile.apply(text, to: self.base)
+    }
+
+    @Test("every scalar key sets its setting; comments and blank lines are skipped")
+    func scalarKeys() throws {
+        let configuration = try self.apply(
+            """
+            # a comment
+            ; another comment
+
+            events-socket = /run/x/events.sock
+            state-dir = "/var/lib/x"
+            log-target = journald
+            log-level=debug
+            max-engines = 12
+            max-connections = 7
+            not-syncing-after = 2m
+            no-progress-after = 90s
+            pending-not-draining-after = 1h
+            retry-loop-after = 0
+            no-recent-import-after = 1d
+            """
+        )
+        #expect(configuration.eventsSocket == "/run/x/events.sock")
+        #expect(configuration.stateDirectory == "/var/lib/x")
+        #expect(configuration.logTarget == "journald")
+        #expect(configuration.logLevel == "debug")
+        #expect(configuration.maximumPairs == 12)
+        #expect(configuration.maximumConnections == 7)
+        #expect(configuration.thresholds.notSyncing == .seconds(120 as Int64))
+        #expect(configuration.thresholds.noProgress == .seconds(90 as Int64))
+        #expect(configuration.thresholds.pendingNotDraining == .seconds(3600 as Int64))
+        #expect(configuration.thresholds.retryLoop == .zero)
+        #expect(configuration.thresholds.noRecentImport == .seconds(86_400 as Int64))
+        // Untouched settings keep the base values.
+        #expect(configuration.listen == self.base.listen)
+        #expect(configuration.subscribe == [])
+        #expect(configuration.engineThresholds.isEmpty)
+    }
+
+    @Test("an empty file changes nothing")
+    func emptyFile() throws {
+        #expect(try self.apply("") == self.base)
+        #expect(try self.apply("\n\n# only comments\n") == self.base)
+    }
+
+    @Test("listen and subscribe are repeatable and replace the defaults")
+    func repeatableKeys() throws {
+        let configuration = try self.apply(
+            """
+            listen = 127.0.0.1:1000
+            subscribe = unix:/run/a.sock
+            listen = [::1]:1001
+            subscribe = http://127.0.0.1:8080/events
+            subscribe = file:/var/log/b.jsonl
+            """
+        )
+        #expect(configuration.listen == ["127.0.0.1:1000", "[::1]:1001"])
+        #expect(configuration.subscribe == ["unix:/run/a.sock", "http://127.0.0.1:8080/events", "file:/var/log/b.jsonl"])
+    }
+
+    @Test("a trailing carriage return and surrounding whitespace are ignored")
+    func whitespace() throws {
+        let configuration = try self.apply("  log-level \t=  warning  \r\n\tstate-dir = /s\r\n")
+        #expect(configuration.logLevel == "warning")
+        #expect(configuration.stateDirectory == "/s")
+    }
+
+    @Test("[engine NAME] sections set per-engine thresholds only for that engine")
+    func engineSections() throws {
+        let configuration = try self.apply(
+            """
+            not-syncing-after = 2m
+
+            [engine photos]
+            no-progress-after = 30m
+            no-recent-import-after = 6h
+
+            [engine notes.v2]
+            not-syncing-after = 10s
+            """
+        )
+        #expect(configuration.thresholds.notSyncing == .seconds(120 as Int64))
+        #expect(configuration.thresholds.noProgress == StallThresholds.defaults.noProgress)
+        #expect(configuration.engineThresholds["photos"] == [.noProgress: .seconds(1800 as Int64), .noRecentImport: .seconds(21_600 as Int64)])
+        #expect(configuration.engineThresholds["notes.v2"] == [.notSyncing: .seconds(10 as Int64)])
+        #expect(configuration.engineThresholds["other"] == nil)
+    }
+
+    @Test("an empty section still names the engine, with no overrides")
+    func emptySection() throws {
+        let configuration = try self.apply("[engine quiet]\n")
+        #expect(configuration.engineThresholds["quiet"] == [:])
+        let monitor = configuration.monitorConfiguration
+        #expect(monitor.thresholds(for: InlineName("quiet")!) == configuration.thresholds)
+    }
+
+    @Test("per-engine thresholds keep following global values (and later flags) for reasons they do not set")
+    func perEngineFollowsGlobal() throws {
+        var configuration = try self.apply(
+            """
+            not-syncing-after = 2m
+            [engine photos]
+            no-progress-after = 30m
+            """
+        )
+        // Command-line flags are applied after the file, to the global thresholds.
+        configuration.thresholds.notSyncing = .seconds(5 as Int64)
+        configuration.thresholds.retryLoop = .seconds(42 as Int64)
+        let monitor = configuration.monitorConfiguration
+        let photos = monitor.thresholds(for: InlineName("photos")!)
+        #expect(photos.noProgress == .seconds(1800 as Int64))
+        #expect(photos.notSyncing == .seconds(5 as Int64))
+        #expect(photos.retryLoop == .seconds(42 as Int64))
+        #expect(photos.pendingNotDraining == StallThresholds.defaults.pendingNotDraining)
+        // Engines without a section get the global values, including the flags.
+        let other = monitor.thresholds(for: InlineName("other")!)
+        #expect(other == configuration.thresholds)
+        #expect(other.noProgress == StallThresholds.defaults.noProgress)
+    }
+
+    @Test("the flag name of each threshold is the file key", arguments: [
+        (StallReason.notSyncing, "not-syncing-after"),
+        (.noProgress, "no-progress-after"),
+        (.pendingNotDraining, "pending-not-draining-after"),
+        (.retryLoop, "retry-loop-after"),
+        (.noRecentImport, "no-recent-import-after"),
+    ])
+    func flagNames(reason: StallReason, flag: String) throws {
+        #expect(ConfigFile.flag(for: reason) == flag)
+        let configuration = try self.apply("\(flag) = 7s")
+        #expect(configuration.thresholds[reason] == .seconds(7 as Int64))
+    }
+
+    @Test("mistakes are errors naming the line", arguments: [
+        ("log-level = info\nlisten-address = 1.2.3.4:5\n", 2, "unknown setting listen-address"),
+        ("\n\nnot-syncing-after = soon\n", 3, "not-syncing-after: not a duration: soon"),
+        ("no-progress-after = -5s\n", 1, "not a duration"),
+        ("retry-loop-after = 5 minutes\n", 1, "not a duration"),
+        ("[engine photos\n", 1, "unterminated section header"),
+        ("# c\n[service]\n", 2, "sections are written [engine NAME]"),
+        ("[engine]\n", 1, "sections are written [engine NAME]"),
+        ("[engine a b]\n", 1, "sections are written [engine NAME]"),
+        ("[engine bad/name]\n", 1, "invalid engine name bad/name"),
+        ("[engine \(String(repeating: "x", count: 65))]\n", 1, "invalid engine name"),
+        ("[engine photos]\nlisten = 127.0.0.1:1\n", 2, "cannot be set per engine"),
+        ("[engine photos]\nbogus = 1\n", 2, "cannot be set per engine"),
+        ("just words\n", 1, "expected key = value"),
+        ("max-engines = 0\n", 1, "max-engines: not a positive number"),
+        ("max-connections = many\n", 1, "max-connections: not a positive number"),
+    ])
+    func errors(text: String, line: Int, message: String) {
+        #expect {
+            _ = try self.apply(text)
+        } throws: { error in
+            guard let error = error as? ConfigFile.ParseError else { return false }
+            return error.line == line && error.message.contains(message) && "\(error)".hasPrefix("line \(line): ")
+        }
+    }
+}
