@@ -62,7 +62,7 @@ let package = Package(
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
         .executableTarget(
             name: "SyncmonBenchmark",
-            dependencies: ["SyncmonCore"]
+            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition"]
         ),
         // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore"]),

@@ -1,25 +1,35 @@
 import SyncmonCore
+import SyncmonDaemon
+import SyncmonExposition
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `syncmon-bench`: the hot-path figures the issues ask for, printed as a table.
+/// `syncmon-bench`: the performance figures of docs/performance.md, printed as a table.
 ///
-/// Run it from a release build (`scripts/benchmark.sh` does): decode + apply in process on one
-/// core, and `syncmon replay` of a generated 1,000,000-line file, timed as a whole process.
+/// Run it from a release build (`scripts/benchmark.sh` does). In process: decode + apply on one
+/// core, and `/metrics` rendering at 10, 1,000 and 10,000 pairs. As processes: `syncmon replay`
+/// of a generated 1,000,000-line file, and a real daemon fed over its socket (ingest rate,
+/// resident memory idle and per pair, idle CPU).
 @main
 struct Benchmark {
     static func main() throws {
         let arguments = CommandLine.arguments
         let events = arguments.count > 1 ? Int(arguments[1]) ?? 2_000_000 : 2_000_000
         let replayLines = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+        let binary = Self.siblingBinary("syncmon")
+        print("syncmon benchmark (release build; 2 cores shared with everything else on this machine)")
+        print(Self.header())
+        try Self.decodeAndApply(events: events)
+        try Self.replay(binary: binary, lines: replayLines)
+        Self.renderMetrics()
+        try Self.daemon(binary: binary, events: replayLines)
+    }
 
-        let traffic = SyntheticTraffic()
-        let buffer = traffic.lines(count: events)
-        print("syncmon benchmark: \(events) events, \(buffer.count / events) bytes a line on average")
-
-        // Decode + apply, best of three passes over the same lines (a warm steady state).
+    /// Decode + apply, best of three passes over the same lines (a warm steady state).
+    static func decodeAndApply(events: Int) throws {
+        let buffer = SyntheticTraffic().lines(count: events)
         var best = Double.infinity
         var accepted: UInt64 = 0
         for _ in 0..<3 {
@@ -36,30 +46,119 @@ struct Benchmark {
             best = min(best, Self.monotonicSeconds() - started)
             accepted = monitor.accepted
         }
-        precondition(accepted == UInt64(events), "benchmark traffic must be all valid (\(accepted) of \(events))")
+        guard accepted == UInt64(events) else { throw BenchmarkError("benchmark traffic must be all valid (\(accepted) of \(events))") }
         let rate = Double(events) / best
-        print(Self.row("decode + apply (1 core)", "\(Self.grouped(rate)) events/s", target: "≥ 1,000,000 events/s", met: rate >= 1_000_000))
-
-        // `syncmon replay` of a 1M-line file, as a whole process.
-        let path = "/tmp/syncmon-bench-\(getpid()).jsonl"
-        let file = traffic.lines(count: replayLines)
-        try Self.write(file, to: path)
-        defer { unlink(path) }
-        let binary = Self.siblingBinary("syncmon")
-        let started = Self.monotonicSeconds()
-        let status = Self.run(binary, ["replay", path, "--json"])
-        let elapsed = Self.monotonicSeconds() - started
-        print(Self.row(
-            "syncmon replay, \(Self.grouped(Double(replayLines))) lines",
-            "\(Self.fixed(elapsed, digits: 3)) s (\(Self.grouped(Double(replayLines) / elapsed)) lines/s, exit \(status))",
-            target: "well under 1 s",
-            met: elapsed < 1
-        ))
+        print(Self.row("decode + apply, 1 core (\(buffer.count / events) B lines)", "\(Self.grouped(rate)) events/s", "≥ 1,000,000 events/s", rate >= 1_000_000))
     }
 
-    static func row(_ name: String, _ value: String, target: String, met: Bool) -> String {
-        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
-        return pad(name, 36) + pad(value, 44) + pad(target, 24) + (met ? "met" : "MISSED")
+    /// `syncmon replay` of a generated file, as a whole process.
+    static func replay(binary: String, lines: Int) throws {
+        let path = "/tmp/syncmon-bench-\(getpid()).jsonl"
+        try Self.write(SyntheticTraffic().lines(count: lines), to: path)
+        defer { unlink(path) }
+        var best = Double.infinity
+        var status: Int32 = 0
+        for _ in 0..<3 {
+            let started = Self.monotonicSeconds()
+            status = Self.run(binary, ["replay", path, "--json"])
+            best = min(best, Self.monotonicSeconds() - started)
+        }
+        guard status == 0 else { throw BenchmarkError("syncmon replay exited \(status)") }
+        print(Self.row("syncmon replay, \(Self.grouped(Double(lines))) lines", "\(Self.fixed(best, 3)) s (\(Self.grouped(Double(lines) / best)) lines/s)", "< 1 s", best < 1))
+    }
+
+    /// `/metrics` rendering in process at several sizes, best of five.
+    static func renderMetrics() {
+        let renderer = MetricsRenderer(version: "bench", revision: "bench")
+        for (pairs, target) in [(10, 20.0), (1000, 20.0), (10_000, 200.0)] {
+            var monitor = Monitor(configuration: MonitorConfiguration(maximumPairs: pairs))
+            let traffic = SyntheticTraffic(engines: pairs / 2).lines(count: pairs * 24)
+            let decoder = EventDecoder()
+            var framer = LineFramer()
+            traffic.withUnsafeBytes { bytes in
+                framer.feed(bytes) { line in
+                    guard case .line(let text) = line, case .event(let event) = decoder.decode(text) else { return }
+                    monitor.apply(event, at: event.time ?? Timestamp(seconds: 0))
+                }
+            }
+            var best = Double.infinity
+            var size = 0
+            for _ in 0..<5 {
+                let started = Self.monotonicSeconds()
+                let body = renderer.render(monitor: monitor, received: [0, 0], process: ProcessMetrics(), format: .prometheusText, now: Timestamp(seconds: 1_795_000_100), sizeHint: size)
+                best = min(best, Self.monotonicSeconds() - started)
+                size = body.count
+            }
+            let milliseconds = best * 1000
+            print(Self.row("/metrics render, \(Self.grouped(Double(monitor.pairs.count))) pairs", "\(Self.fixed(milliseconds, 2)) ms, \(Self.grouped(Double(size) / 1024)) KiB", "≤ \(Int(target)) ms", milliseconds <= target))
+        }
+    }
+
+    /// A real daemon: idle figures, push ingest end to end, memory per pair, `/metrics` over HTTP.
+    static func daemon(binary: String, events: Int) throws {
+        let daemon = try DaemonUnderTest(binary: binary, extraArguments: ["--max-engines", "20000"])
+        // Let start-up settle, then measure over a window long enough for clock-tick resolution.
+        usleep(2_000_000)
+        let idleResident = daemon.residentBytes
+        print(Self.row("daemon RSS, idle", "\(Self.fixed(idleResident / 1_048_576, 1)) MiB", "≤ 20 MiB", idleResident <= 20 * 1_048_576))
+        let cpuBefore = daemon.cpuSeconds
+        let window = 15.0
+        usleep(UInt32(window * 1_000_000))
+        let idleCPU = (daemon.cpuSeconds - cpuBefore) * 60 / window
+        print(Self.row("daemon CPU, idle", "\(Self.fixed(idleCPU, 3)) s per minute", "≤ 0.1 s per minute", idleCPU <= 0.1))
+
+        // Push ingest: four connections, each with its own engines, as a fleet of engines would.
+        let connections = 4
+        let perConnection = events / connections
+        let chunks = (0..<connections).map { SyntheticTraffic(engines: 50, firstEngine: $0 * 50).lines(count: perConnection) }
+        let total = Double(perConnection * connections)
+        let started = Self.monotonicSeconds()
+        daemon.send(chunks)
+        var received = 0.0
+        while received < total, Self.monotonicSeconds() - started < 60 {
+            received = try daemon.metric("syncmon_events_received_total{transport=\"push\"}") ?? 0
+            // Each poll renders /metrics in the daemon: poll gently so as not to slow ingest.
+            if received < total { usleep(20_000) }
+        }
+        let elapsed = Self.monotonicSeconds() - started
+        let rate = received / elapsed
+        print(Self.row("push ingest, \(connections) connections", "\(Self.grouped(rate)) events/s (\(Self.grouped(received)) in \(Self.fixed(elapsed, 2)) s)", "≥ 500,000 events/s", rate >= 500_000 && received >= total))
+
+        // Memory per pair and /metrics over HTTP, at 1,000 and then 10,000 pairs.
+        let baseResident = daemon.residentBytes
+        var pairs = 400.0
+        for target in [1000, 10_000] {
+            let engines = target / 2
+            let chunk = SyntheticTraffic(engines: engines - Int(pairs) / 2, firstEngine: 1000 + Int(pairs) / 2).lines(count: (engines - Int(pairs) / 2) * 2 * 12)
+            daemon.send([chunk])
+            while (try daemon.metric("syncmon_tracked_engines") ?? 0) < Double(target) { usleep(10_000) }
+            pairs = Double(target)
+            var best = Double.infinity
+            var size = 0
+            for _ in 0..<5 {
+                let began = Self.monotonicSeconds()
+                size = try daemon.get("/metrics").count
+                best = min(best, Self.monotonicSeconds() - began)
+            }
+            let limit = target == 1000 ? 20.0 : 200.0
+            print(Self.row("GET /metrics, \(Self.grouped(pairs)) pairs", "\(Self.fixed(best * 1000, 1)) ms, \(Self.grouped(Double(size) / 1024)) KiB", "≤ \(Int(limit)) ms", best * 1000 <= limit))
+        }
+        let perPair = (daemon.residentBytes - baseResident) / (pairs - 400)
+        print(Self.row("daemon RSS per pair", "\(Self.fixed(perPair / 1024, 2)) KiB (\(Self.fixed(daemon.residentBytes / 1_048_576, 1)) MiB at \(Self.grouped(pairs)))", "≤ 10 KiB", perPair <= 10 * 1024))
+    }
+
+    // MARK: - Output
+
+    static func header() -> String {
+        Self.pad("figure", 44) + Self.pad("measured", 48) + Self.pad("target", 22) + "verdict"
+    }
+
+    static func row(_ name: String, _ value: String, _ target: String, _ met: Bool) -> String {
+        Self.pad(name, 44) + Self.pad(value, 48) + Self.pad(target, 22) + (met ? "met" : "MISSED")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(1, width - text.count))
     }
 
     static func grouped(_ value: Double) -> String {
@@ -72,13 +171,15 @@ struct Benchmark {
         return digits + out
     }
 
-    static func fixed(_ value: Double, digits: Int) -> String {
+    static func fixed(_ value: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = Int((value * scale).rounded())
         let fraction = String(scaled % Int(scale))
         return "\(scaled / Int(scale))." + String(repeating: "0", count: digits - fraction.count) + fraction
     }
+
+    // MARK: - Process and file helpers
 
     static func monotonicSeconds() -> Double {
         var now = timespec()
@@ -100,6 +201,27 @@ struct Benchmark {
         }
     }
 
+    static func readFile(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw BenchmarkError("cannot open \(path)") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { return bytes }
+            bytes += buffer[0..<count]
+        }
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for index in 0...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            return index
+        }
+        return nil
+    }
+
     /// The path of another product of the same build (`.build/release/syncmon`).
     static func siblingBinary(_ name: String) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -108,17 +230,23 @@ struct Benchmark {
         return String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)]) + "/" + name
     }
 
-    /// Runs a program with its output discarded; returns its exit status.
-    static func run(_ path: String, _ arguments: [String]) -> Int32 {
+    /// Starts a program with stdout and stderr sent to `output`; returns its pid.
+    static func spawn(_ path: String, _ arguments: [String], output: String = "/dev/null") throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { throw BenchmarkError("cannot start \(path)") }
+        return pid
+    }
+
+    /// Runs a program to completion with its output discarded; returns its exit status.
+    static func run(_ path: String, _ arguments: [String]) -> Int32 {
+        guard let pid = try? Self.spawn(path, arguments) else { return -1 }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return (status >> 8) & 0xFF

@@ -4,6 +4,8 @@ import SyncmonCore
 /// flows on two databases, lines of about 200 bytes, with an occasional conflict failure.
 struct SyntheticTraffic {
     var engines = 200
+    /// The number of the first engine (`engine-NNN`), to give connections disjoint engines.
+    var firstEngine = 0
     var start = Timestamp(seconds: 1_795_000_000)
 
     /// `count` lines, each ending in `\n`, as one buffer.
@@ -15,7 +17,7 @@ struct SyntheticTraffic {
             let pair = index % (self.engines * 2)
             let step = sequence[pair]
             sequence[pair] += 1
-            let engine = "engine-" + String(pair / 2).leftPadded(to: 3)
+            let engine = "engine-" + String(self.firstEngine + pair / 2).leftPadded(to: 3)
             let database = pair % 2 == 0 ? "private" : "shared"
             let time = RFC3339.format(self.start.adding(TimeSpan(microseconds: Int64(index) * 1000)))
             var line = #"{"v":1,"engine":"\#(engine)","database":"\#(database)","time":"\#(time)","seq":\#(step),"#

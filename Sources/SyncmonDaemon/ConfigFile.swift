@@ -30,7 +30,9 @@ public enum ConfigFile {
         var engine: String? = nil
         var listen: [String] = []
         var subscribe: [String] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is a single Character in Swift: split on it too, or a CRLF file would be one line.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
             let number = index + 1
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
@@ -41,7 +43,7 @@ public enum ConfigFile {
                     throw ParseError(line: number, message: "sections are written [engine NAME]")
                 }
                 let name = String(words[1])
-                guard InlineName(name) != nil, !name.isEmpty else { throw ParseError(line: number, message: "invalid engine name \(name)") }
+                guard EngineName.parse(name) != nil else { throw ParseError(line: number, message: "invalid engine name \(name)") }
                 engine = name
                 configuration.engineThresholds[name, default: [:]] = configuration.engineThresholds[name] ?? [:]
                 continue

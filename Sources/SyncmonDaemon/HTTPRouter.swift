@@ -55,12 +55,22 @@ public struct HTTPResponse: Sendable {
     public var contentType: String
     public var body: [UInt8]
     public var headers: [(String, String)] = []
+    /// Hand freed memory back to the system once written: a large `/metrics` body would
+    /// otherwise stay in the allocator's arenas and count as resident between scrapes.
+    public var releasesMemory = false
 
-    public init(status: HTTPResponseStatus = .ok, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
+    public init(
+        status: HTTPResponseStatus = .ok,
+        contentType: String,
+        body: [UInt8],
+        headers: [(String, String)] = [],
+        releasesMemory: Bool = false
+    ) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.headers = headers
+        self.releasesMemory = releasesMemory
     }
 
     static func text(_ status: HTTPResponseStatus, _ text: String) -> HTTPResponse {
@@ -100,12 +110,12 @@ public struct HTTPRouter: Sendable {
                 sizeHint: self.lastMetricsSize.value
             )
             self.lastMetricsSize.value = body.count
-            return HTTPResponse(status: .ok, contentType: format.contentType, body: body)
+            return HTTPResponse(status: .ok, contentType: format.contentType, body: body, releasesMemory: body.count > 1 << 20)
         case "/healthz":
             return .text(.ok, "ok\n")
         case "/api/v1/status":
             let snapshot = self.store.snapshot()
-            let engine = request.query["engine"].flatMap { InlineName($0) }
+            let engine = request.query["engine"].flatMap(EngineName.parse)
             if request.query["engine"] != nil, engine == nil {
                 return .text(.badRequest, "engine names are 1-64 characters of [A-Za-z0-9._-]\n")
             }

@@ -6,6 +6,10 @@ import NIOPosix
 import ServiceLifecycle
 import SyncmonCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The HTTP listener (SPEC §4): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
 ///
 /// Requests are small and answered from a snapshot of the state model, so the handler runs on
@@ -163,9 +167,16 @@ final class HTTPRequestHandler: ChannelInboundHandler {
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             }
             let channel = context.channel
+            let releasesMemory = response.releasesMemory
             context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
+                if releasesMemory { _ = releaseFreedMemory(0) }
                 if !keepAlive { channel.close(promise: nil) }
             }
         }
     }
 }
+
+/// glibc's `malloc_trim(3)`: returns freed heap memory to the system. `<malloc.h>` is not part of
+/// the Glibc module Swift imports, and one function does not warrant a C target.
+@_silgen_name("malloc_trim")
+private func releaseFreedMemory(_ pad: Int) -> Int32

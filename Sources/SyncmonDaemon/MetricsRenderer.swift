@@ -85,6 +85,8 @@ public struct MetricsRenderer: Sendable {
         static let received = MetricFamily.counter("syncmon_events_received_total", help: "Event lines received, by transport.")
         static let rejected = MetricFamily.counter("syncmon_events_rejected_total", help: "Event lines rejected, by reason.")
         static let tracked = MetricFamily.gauge("syncmon_tracked_engines", help: "Engine and database pairs tracked.")
+        static let sourceUp = MetricFamily.gauge("syncmon_source_up", help: "1 while the subscribe source is connected, by its configured name.")
+        static let sourceReconnects = MetricFamily.counter("syncmon_source_reconnects_total", help: "Reconnects of each subscribe source.")
         static let resident = MetricFamily.gauge("process_resident_memory_bytes", help: "Resident memory size in bytes.")
         static let virtual = MetricFamily.gauge("process_virtual_memory_bytes", help: "Virtual memory size in bytes.")
         static let cpu = MetricFamily.counter("process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.")
@@ -226,6 +228,10 @@ public struct MetricsRenderer: Sendable {
         }
         writer.family(Families.tracked)
         writer.sample(Families.tracked, value: pairs.count)
+        // SPEC §3 lists the subscribe sources' families; they are announced (HELP/TYPE) even while
+        // no source is configured, so dashboards and alert rules find them. No sources, no samples.
+        writer.family(Families.sourceUp)
+        writer.family(Families.sourceReconnects)
 
         writer.family(Families.resident)
         writer.sample(Families.resident, value: process.residentMemoryBytes)

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import SyncmonCore
 
 /// The persisted state (SPEC §7): every pair's state, written atomically (write, fsync, rename,

@@ -26,7 +26,10 @@ public final class SystemdNotifyService: Service, Sendable {
 
     public func run() async throws {
         await self.readiness.wait()
-        self.send([.ready, .status(self.currentStatus())])
+        // Remembered as sent, so the first tick does not repeat it.
+        let status = self.currentStatus()
+        self.lastStatus.withLock { $0 = status }
+        self.send([.ready, .status(status)])
         let interval = (try? self.notifier.watchdogInterval()) ?? nil
         try? await cancelWhenGracefulShutdown {
             while true {

@@ -1,7 +1,10 @@
 import ArgumentParser
-import Foundation
 import SyncmonCore
 import SyncmonDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `syncmon emit`: sends one event to the daemon's push socket, for shell scripts.
 struct EmitCommand: ParsableCommand {
@@ -57,34 +60,61 @@ struct EmitCommand: ParsableCommand {
 
     /// The event line, checked with the daemon's own decoder so a mistake is reported here.
     static func line(engine: String, database: String?, type: String, fields: [String], now: Timestamp) throws -> String {
-        var object: [String: Any] = ["v": 1, "engine": engine, "type": type, "time": RFC3339.format(now)]
-        if let database { object["database"] = database }
+        var object = JSONObject()
+        object.set(["v"], "1")
+        object.set(["engine"], JSONText.quoted(engine))
+        object.set(["type"], JSONText.quoted(type))
+        object.set(["time"], JSONText.quoted(RFC3339.format(now)))
+        if let database { object.set(["database"], JSONText.quoted(database)) }
         for field in fields {
             guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
                 throw ValidationError("expected key=value, got \(field)")
             }
             let key = String(field[..<equals])
             let text = String(field[field.index(after: equals)...])
-            let value: Any = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) ?? text
-            Self.set(value, at: key.split(separator: ".").map(String.init), in: &object)
+            // JSON where the value parses as JSON (numbers, booleans, objects), a string otherwise.
+            object.set(key.split(separator: ".").map(String.init), JSONText.isValue(text) ? text : JSONText.quoted(text))
         }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        let line = String(decoding: data, as: UTF8.self)
+        let line = object.rendered
         if case .rejected(let rejection) = EventDecoder().decode(Array(line.utf8)) {
             throw ValidationError("the daemon would reject this event: \(rejection)")
         }
         return line
     }
+}
 
-    private static func set(_ value: Any, at path: [String], in object: inout [String: Any]) {
+/// A JSON object built from dotted keys, whose leaves are already JSON text; keys keep the
+/// order they were first set in.
+struct JSONObject {
+    private enum Node {
+        case value(String)
+        case object(JSONObject)
+    }
+
+    private var keys: [String] = []
+    private var nodes: [String: Node] = [:]
+
+    mutating func set(_ path: [String], _ json: String) {
         guard let first = path.first else { return }
+        if self.nodes[first] == nil { self.keys.append(first) }
         if path.count == 1 {
-            object[first] = value
+            self.nodes[first] = .value(json)
             return
         }
-        var nested = object[first] as? [String: Any] ?? [:]
-        self.set(value, at: Array(path.dropFirst()), in: &nested)
-        object[first] = nested
+        var nested: JSONObject
+        if case .object(let existing) = self.nodes[first] { nested = existing } else { nested = JSONObject() }
+        nested.set(Array(path.dropFirst()), json)
+        self.nodes[first] = .object(nested)
+    }
+
+    var rendered: String {
+        let members = self.keys.map { key -> String in
+            switch self.nodes[key]! {
+            case .value(let json): return JSONText.quoted(key) + ":" + json
+            case .object(let object): return JSONText.quoted(key) + ":" + object.rendered
+            }
+        }
+        return "{" + members.joined(separator: ",") + "}"
     }
 }
 
@@ -114,7 +144,7 @@ enum UnixSocketWriter {
         }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: "cannot write to \(path): \(String(cString: strerror(errno)))")

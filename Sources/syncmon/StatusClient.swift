@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import SyncmonCore
 
 /// Fetches `/api/v1/status` from a running daemon with a minimal blocking HTTP/1.1 GET (the
@@ -18,7 +22,11 @@ struct StatusClient {
         var path = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
         path += "/api/v1/status"
         if let engine {
-            path += "?engine=" + (engine.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? engine)
+            // Engine names are [A-Za-z0-9._-] only, so nothing needs percent-encoding.
+            guard !engine.isEmpty, engine.utf8.count <= 64,
+                engine.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+            else { throw Unreachable(description: "engine names are 1-64 characters of [A-Za-z0-9._-], not \(engine)") }
+            path += "?engine=" + engine
         }
         let body = try self.get(host: host, port: port, path: path)
         let document: StatusJSON
@@ -78,13 +86,14 @@ struct StatusClient {
             }
             response += buffer[0..<count]
         }
-        let text = String(decoding: response, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { throw Unreachable(description: "\(self.url) sent no HTTP response") }
-        let statusLine = text[..<split.lowerBound].prefix { $0 != "\r" }
+        guard let split = (0..<max(0, response.count - 3)).first(where: { response[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10]) }) else {
+            throw Unreachable(description: "\(self.url) sent no HTTP response")
+        }
+        let statusLine = String(decoding: response[..<split].prefix { $0 != 13 }, as: UTF8.self)
         guard statusLine.split(separator: " ").dropFirst().first == "200" else {
             throw Unreachable(description: "\(self.url) answered \(statusLine)")
         }
-        return String(text[split.upperBound...])
+        return String(decoding: response[(split + 4)...], as: UTF8.self)
     }
 }
 
@@ -160,5 +169,12 @@ struct StatusJSON: Decodable {
             return .failed(started: started, ended: ended, error: PhaseError(code: code, errorClass: errorClass))
         default: return .notStarted
         }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

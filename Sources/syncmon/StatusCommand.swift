@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import SyncmonCore
 
 /// `syncmon status`: asks the running daemon, prints a table or JSON, exits Nagios-style.

@@ -1,0 +1,119 @@
+import Dispatch
+import SyncmonCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `syncmon daemon` child process for the process-level figures: started on private paths,
+/// fed over its real socket, read over its real HTTP port, stopped with SIGTERM.
+final class DaemonUnderTest: Sendable {
+    let pid: pid_t
+    let directory: String
+    let port: Int
+    var socketPath: String { self.directory + "/events.sock" }
+
+    init(binary: String, extraArguments: [String] = []) throws {
+        self.directory = "/tmp/syncmon-bench-daemon-\(getpid())"
+        mkdir(self.directory, 0o700)
+        self.port = 20_000 + Int(getpid() % 20_000)
+        let arguments = [
+            "daemon", "--events-socket", self.directory + "/events.sock", "--state-dir", self.directory + "/state",
+            "--listen", "127.0.0.1:\(self.port)", "--log-target", "stderr", "--log-level", "warning",
+        ] + extraArguments
+        self.pid = try Benchmark.spawn(binary, arguments, output: self.directory + "/daemon.log")
+        let deadline = Benchmark.monotonicSeconds() + 10
+        while Benchmark.monotonicSeconds() < deadline {
+            if access(self.socketPath, F_OK) == 0, (try? self.get("/healthz")) != nil { return }
+            usleep(20_000)
+        }
+        throw BenchmarkError("the daemon did not start; see \(self.directory)/daemon.log")
+    }
+
+    deinit {
+        kill(self.pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(self.pid, &status, 0)
+        _ = Benchmark.run("/bin/rm", ["-rf", self.directory])
+    }
+
+    /// A GET over a fresh connection; returns the body.
+    func get(_ path: String) throws -> [UInt8] {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchmarkError("socket") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(self.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw BenchmarkError("connect") }
+        let request = "GET \(path) HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
+        _ = request.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        guard let end = Benchmark.find([13, 10, 13, 10], in: response) else { throw BenchmarkError("no HTTP response") }
+        return Array(response[(end + 4)...])
+    }
+
+    /// The value of one sample line of `/metrics`, e.g. `syncmon_events_received_total{transport="push"}`.
+    func metric(_ series: String) throws -> Double? {
+        let text = String(decoding: try self.get("/metrics"), as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.dropFirst(series.count + 1))
+        }
+        return nil
+    }
+
+    /// Writes `chunks` over one connection each, concurrently.
+    func send(_ chunks: [[UInt8]]) {
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                raw.copyBytes(from: self.socketPath.utf8)
+                raw[self.socketPath.utf8.count] = 0
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard connected == 0 else { return }
+            chunks[index].withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    if written <= 0 { return }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    /// Resident memory in bytes, from /proc.
+    var residentBytes: Double {
+        guard let status = try? String(decoding: Benchmark.readFile("/proc/\(self.pid)/status"), as: UTF8.self) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+        }
+        return 0
+    }
+
+    /// User + system CPU seconds so far, from /proc.
+    var cpuSeconds: Double {
+        guard let stat = try? String(decoding: Benchmark.readFile("/proc/\(self.pid)/stat"), as: UTF8.self),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticks
+    }
+}
