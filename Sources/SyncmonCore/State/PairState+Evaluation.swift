@@ -53,7 +53,12 @@ extension PairState {
             return now.since(start) >= threshold
         }
         if fires(.notSyncing, since: self.notSyncingSince) { stalls.insert(.notSyncing) }
-        let lastActivity = [self.setup, self.importPhase, self.exportPhase].compactMap(\.lastActivity).min()
+        // The oldest activity among open phases (evaluated often: no array built).
+        func earliest(_ first: Timestamp?, _ second: Timestamp?) -> Timestamp? {
+            guard let first, let second else { return first ?? second }
+            return min(first, second)
+        }
+        let lastActivity = earliest(earliest(self.setup.lastActivity, self.importPhase.lastActivity), self.exportPhase.lastActivity)
         if fires(.noProgress, since: lastActivity) { stalls.insert(.noProgress) }
         if fires(.pendingNotDraining, since: self.pendingNotDrainingSince) { stalls.insert(.pendingNotDraining) }
         if fires(.retryLoop, since: self.transientSinceSuccess) { stalls.insert(.retryLoop) }
@@ -83,17 +88,22 @@ extension PairState {
     }
 
     private func summary(at now: Timestamp, stalls: StallSet) -> Summary {
-        let phases = [self.setup.state, self.importPhase.state, self.exportPhase.state]
+        let setup = self.setup.state
+        let importState = self.importPhase.state
+        let exportState = self.exportPhase.state
+        func any(_ predicate: (PhaseState) -> Bool) -> Bool {
+            predicate(setup) || predicate(importState) || predicate(exportState)
+        }
         if self.stopped { return .stopped }
         if self.isDown(at: now) { return .engineDown }
         if self.network == .unavailable { return .noNetwork }
         if self.account.isKnownUnavailable { return .accountNotAvailable }
-        if phases.contains(where: { $0.error.map { $0.errorClass != .transient } ?? false }) { return .error }
+        if any({ $0.error.map { $0.errorClass != .transient } ?? false }) { return .error }
         if !stalls.isEmpty { return .stalled }
         if self.isThrottled(at: now) { return .throttled }
-        if phases.contains(where: { $0.error?.errorClass == .transient }) { return .retrying }
-        if self.importPhase.state == .notStarted, self.exportPhase.state == .notStarted { return .notStarted }
-        if phases.contains(where: \.isInProgress) { return .inProgress }
+        if any({ $0.error?.errorClass == .transient }) { return .retrying }
+        if importState == .notStarted, exportState == .notStarted { return .notStarted }
+        if any(\.isInProgress) { return .inProgress }
         if self.importPhase.state.name == .succeeded || self.exportPhase.state.name == .succeeded { return .succeeded }
         return .unknown
     }
