@@ -79,6 +79,8 @@ public enum RFC3339 {
     /// Formats as UTC with `Z`: whole seconds without a fraction, otherwise the shortest
     /// fraction of up to six digits (`2026-11-21T12:00:00.25Z`).
     public static func format(_ time: Timestamp) -> String {
+        // RFC 3339 has four-digit years: absurd inputs (a retryAfter of 1e300 s) saturate at the ends.
+        let time = Timestamp(microseconds: min(max(time.microseconds, Self.earliest), Self.latest))
         var seconds = time.microseconds / 1_000_000
         var micros = time.microseconds % 1_000_000
         if micros < 0 {
@@ -123,6 +125,10 @@ public enum RFC3339 {
         out += "Z"
         return out
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z.
+    static let earliest: Int64 = -62_167_219_200_000_000
+    static let latest: Int64 = 253_402_300_799_999_999
 
     private static func isLeapYear(_ year: Int64) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0

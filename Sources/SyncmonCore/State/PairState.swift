@@ -121,7 +121,8 @@ extension PairState {
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) {
         let wasSuppressed = self.isSuppressed(at: time, includingThrottle: false)
         if let sequence = event.sequence {
-            if let last = self.lastSequence, sequence > last + 1 { self.sequenceGaps += UInt64(sequence - last - 1) }
+            // Written as a difference: `last + 1` would overflow for a last `seq` of Int64.max.
+            if let last = self.lastSequence, sequence > last, sequence - last > 1 { self.sequenceGaps &+= UInt64(sequence - last - 1) }
             self.lastSequence = sequence
         }
         // Any event means the engine is heard from again (SPEC §2.2, §9.9).
