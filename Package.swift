@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "syncmon", targets: ["syncmon"]),
         .executable(name: "syncmon-bench", targets: ["SyncmonBenchmark"]),
         .library(name: "SyncmonCore", targets: ["SyncmonCore"]),
+        .library(name: "SyncmonClient", targets: ["SyncmonClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,6 +36,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // For engines written in Swift: report events to the daemon without ever blocking.
+        .target(
+            name: "SyncmonClient",
+            dependencies: [
+                "SyncmonCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
@@ -54,6 +66,7 @@ let package = Package(
         .executableTarget(
             name: "syncmon",
             dependencies: [
+                "SyncmonClient",
                 "SyncmonCore",
                 "SyncmonDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -68,6 +81,7 @@ let package = Package(
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore"]),
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition"]),
+        .testTarget(name: "SyncmonClientTests", dependencies: ["SyncmonClient", "SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonDaemonTests", dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(
             name: "SyncmonSystemdTests",
