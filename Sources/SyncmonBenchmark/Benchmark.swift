@@ -1,5 +1,7 @@
 import SyncmonCore
 import SyncmonDaemon
+import Dispatch
+import Synchronization
 import SyncmonExposition
 
 #if canImport(Glibc)
@@ -25,6 +27,7 @@ struct Benchmark {
         try Self.replay(binary: binary, lines: replayLines)
         Self.renderMetrics()
         try Self.daemon(binary: binary, events: replayLines)
+        try Self.latency(binary: binary)
     }
 
     /// Decode + apply, best of three passes over the same lines (a warm steady state).
@@ -51,7 +54,8 @@ struct Benchmark {
         print(Self.row("decode + apply, 1 core (\(buffer.count / events) B lines)", "\(Self.grouped(rate)) events/s", "≥ 1,000,000 events/s", rate >= 1_000_000))
     }
 
-    /// `syncmon replay` of a generated file, as a whole process.
+    /// `syncmon replay` of a generated file, as a whole process, and the same file through mtail
+    /// (the established "log lines to metrics" daemon) counting events per engine and type.
     static func replay(binary: String, lines: Int) throws {
         let path = "/tmp/syncmon-bench-\(getpid()).jsonl"
         try Self.write(SyntheticTraffic().lines(count: lines), to: path)
@@ -65,6 +69,62 @@ struct Benchmark {
         }
         guard status == 0 else { throw BenchmarkError("syncmon replay exited \(status)") }
         print(Self.row("syncmon replay, \(Self.grouped(Double(lines))) lines", "\(Self.fixed(best, 3)) s (\(Self.grouped(Double(lines) / best)) lines/s)", "< 1 s", best < 1))
+
+        guard access("/usr/bin/mtail", X_OK) == 0 else {
+            print(Self.row("mtail, same file", "not installed (apt-get install mtail)", "replay ≥ 10× faster", false))
+            return
+        }
+        let programs = "/tmp/syncmon-bench-mtail-\(getpid())"
+        mkdir(programs, 0o700)
+        defer { _ = Self.run("/bin/rm", ["-rf", programs]) }
+        // The same work in mtail's terms: one counter per engine and event type.
+        let program = #"""
+            counter syncmon_events_total by engine, type
+            /"engine":"(?P<engine>[^"]+)".*"type":"(?P<type>[^"]+)"/ {
+              syncmon_events_total[$engine][$type]++
+            }
+
+            """#
+        try Self.write(Array(program.utf8), to: programs + "/syncmon.mtail")
+        let started = Self.monotonicSeconds()
+        let mtailStatus = Self.run("/usr/bin/mtail", ["--one_shot", "--one_shot_format=prometheus", "--progs", programs, "--logs", path, "--logtostderr"])
+        let mtail = Self.monotonicSeconds() - started
+        let ratio = mtail / best
+        print(Self.row("mtail --one_shot, same file", "\(Self.fixed(mtail, 3)) s (exit \(mtailStatus)); replay is \(Self.fixed(ratio, 1))× faster", "replay ≥ 10× faster", ratio >= 10 && mtailStatus == 0))
+    }
+
+    /// Event-to-status latency: while a background sender keeps 10,000 events/s flowing, a
+    /// probe engine's pending count is set to a fresh value and `/api/v1/status` is polled
+    /// until it shows it.
+    static func latency(binary: String) throws {
+        let daemon = try DaemonUnderTest(binary: binary)
+        let load = SyntheticTraffic(engines: 100).lines(count: 600_000)
+        let stop = StopFlag()
+        let background = DispatchGroup()
+        DispatchQueue.global().async(group: background) { daemon.sendPaced(load, eventsPerSecond: 10_000, until: stop) }
+        defer {
+            stop.set()
+            background.wait()
+        }
+        usleep(500_000)
+        let probe = try daemon.connect()
+        defer { close(probe) }
+        var samples: [Double] = []
+        for value in 1...200 {
+            let line = #"{"v":1,"engine":"latency-probe","type":"stateUpdate","pendingRecordZoneChanges":\#(value),"pendingDatabaseChanges":0}"# + "\n"
+            let marker = Array(#""recordZone": \#(value),"#.utf8)
+            let started = Self.monotonicSeconds()
+            _ = line.withCString { Glibc.send(probe, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            while Self.find(marker, in: try daemon.get("/api/v1/status?engine=latency-probe")) == nil {
+                if Self.monotonicSeconds() - started > 2 { throw BenchmarkError("probe \(value) never showed up") }
+            }
+            samples.append(Self.monotonicSeconds() - started)
+            usleep(10_000)
+        }
+        samples.sort()
+        let p50 = samples[samples.count / 2] * 1000
+        let p99 = samples[samples.count * 99 / 100] * 1000
+        print(Self.row("event → /api/v1/status, 10k events/s load", "p50 \(Self.fixed(p50, 2)) ms, p99 \(Self.fixed(p99, 2)) ms", "p99 ≤ 5 ms", p99 <= 5))
     }
 
     /// `/metrics` rendering in process at several sizes, best of five.
@@ -251,6 +311,13 @@ struct Benchmark {
         waitpid(pid, &status, 0)
         return (status >> 8) & 0xFF
     }
+}
+
+/// Tells a background sender to stop.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { self.flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { self.flag.load(ordering: .relaxed) }
 }
 
 /// A benchmark setup step failed.

@@ -47,18 +47,22 @@ final class DaemonUnderTest: Sendable {
         address.sin_port = in_port_t(UInt16(self.port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw BenchmarkError("connect") }
         let request = "GET \(path) HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
         _ = request.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // One growing buffer read into in place: the client must not be the slow side of a
+        // 100 MB response.
+        var response = [UInt8](repeating: 0, count: 1 << 20)
+        var length = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if response.count - length < 1 << 18 { response += [UInt8](repeating: 0, count: response.count) }
+            let count = response.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + length, $0.count - length, 0) }
             if count <= 0 { break }
-            response += buffer[0..<count]
+            length += count
         }
+        response.removeSubrange(length...)
         guard let end = Benchmark.find([13, 10, 13, 10], in: response) else { throw BenchmarkError("no HTTP response") }
         return Array(response[(end + 4)...])
     }
@@ -70,6 +74,52 @@ final class DaemonUnderTest: Sendable {
             return Double(line.dropFirst(series.count + 1))
         }
         return nil
+    }
+
+    /// A connected push-socket descriptor.
+    func connect() throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: self.socketPath.utf8)
+            raw[self.socketPath.utf8.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard descriptor >= 0, connected == 0 else { throw BenchmarkError("cannot connect to \(self.socketPath)") }
+        return descriptor
+    }
+
+    /// Sends `lines` at a steady rate (in 10 ms slices) until done or `stop` is set.
+    func sendPaced(_ lines: [UInt8], eventsPerSecond: Int, until stop: StopFlag) {
+        guard let descriptor = try? self.connect() else { return }
+        defer { close(descriptor) }
+        let perSlice = eventsPerSecond / 100
+        var start = 0
+        var next = Benchmark.monotonicSeconds()
+        lines.withUnsafeBytes { raw in
+            while start < raw.count, !stop.isSet {
+                // One slice: the next `perSlice` lines.
+                var end = start
+                var count = 0
+                while end < raw.count, count < perSlice {
+                    if raw[end] == 10 { count += 1 }
+                    end += 1
+                }
+                var offset = start
+                while offset < end {
+                    let written = Glibc.send(descriptor, raw.baseAddress! + offset, end - offset, Int32(MSG_NOSIGNAL))
+                    if written <= 0 { return }
+                    offset += written
+                }
+                start = end
+                next += 0.01
+                let wait = next - Benchmark.monotonicSeconds()
+                if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+            }
+        }
     }
 
     /// Writes `chunks` over one connection each, concurrently.
@@ -84,7 +134,7 @@ final class DaemonUnderTest: Sendable {
                 raw[self.socketPath.utf8.count] = 0
             }
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
             guard connected == 0 else { return }
             chunks[index].withUnsafeBytes { raw in
