@@ -41,12 +41,12 @@ public final class MonitorStore: Sendable {
         self.state.withLock { state in
             state.received[transport.rawValue] += UInt64(batch.lines)
             for rejection in batch.rejections { state.monitor.count(rejection) }
-            var touched: [PairKey] = []
+            var touched = Set<PairKey>()
             for event in batch.events {
                 let time = min(event.statedTime ?? now, now)
                 switch state.monitor.apply(event, at: time, connection: connection) {
                 case .applied:
-                    if !touched.contains(event.pair) { touched.append(event.pair) }
+                    touched.insert(event.pair)
                 case .duplicate:
                     break
                 case .rejected(let rejection):
@@ -68,7 +68,9 @@ public final class MonitorStore: Sendable {
         self.state.withLock { state in
             state.monitor.connectionClosed(connection)
             state.generation &+= 1
-            return state.monitor.changes(at: now)
+            let changes = state.monitor.changes(at: now)
+            if !changes.isEmpty { state.dirty = true }
+            return changes
         }
     }
 

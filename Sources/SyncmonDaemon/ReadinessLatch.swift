@@ -4,6 +4,7 @@ import Synchronization
 public final class ReadinessLatch: Sendable {
     private struct State {
         var remaining: Int
+        var cancelled = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -25,15 +26,28 @@ public final class ReadinessLatch: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Waits until every listener is ready.
+    /// Waits until every listener is ready; returns early when the task is cancelled (a
+    /// listener failed to bind and the group is shutting down), so shutdown never hangs here.
     public func wait() async {
-        await withCheckedContinuation { continuation in
-            let ready = self.state.withLock { state -> Bool in
-                if state.remaining <= 0 { return true }
-                state.waiters.append(continuation)
-                return false
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = self.state.withLock { state -> Bool in
+                    if state.remaining <= 0 || state.cancelled { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.cancelled = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
+
+    /// Whether every listener arrived (as opposed to the wait being cancelled).
+    public var isOpen: Bool { self.state.withLock { $0.remaining <= 0 } }
 }

@@ -5,8 +5,9 @@ import UnixSignals
 
 /// Re-reads the configuration on SIGHUP (SPEC §7): `RELOADING=1`, apply, `READY=1`.
 ///
-/// Stall thresholds and limits apply at once; listen addresses and socket paths are bound at
-/// start, so a change to them is logged as needing a restart.
+/// Stall thresholds and the pair limit apply at once; listen addresses, socket paths, sources,
+/// logging and the connection limit are set up at start, so a change to them is logged as
+/// needing a restart.
 public struct ReloadService: Service {
     let load: @Sendable () throws -> DaemonConfiguration
     let running: DaemonConfiguration
@@ -41,10 +42,19 @@ public struct ReloadService: Service {
         do {
             let configuration = try self.load()
             self.store.reconfigure(configuration.monitorConfiguration)
-            let needsRestart = configuration.listen != self.running.listen || configuration.eventsSocket != self.running.eventsSocket
-                || configuration.stateDirectory != self.running.stateDirectory || configuration.subscribe != self.running.subscribe
+            // What is bound or set up at start only applies after a restart; say which.
+            var needsRestart: [String] = []
+            if configuration.listen != self.running.listen { needsRestart.append("listen") }
+            if configuration.eventsSocket != self.running.eventsSocket { needsRestart.append("events-socket") }
+            if configuration.stateDirectory != self.running.stateDirectory { needsRestart.append("state-dir") }
+            if configuration.subscribe != self.running.subscribe { needsRestart.append("subscribe") }
+            if configuration.logTarget != self.running.logTarget { needsRestart.append("log-target") }
+            if configuration.logLevel != self.running.logLevel { needsRestart.append("log-level") }
+            if configuration.maximumConnections != self.running.maximumConnections { needsRestart.append("max-connections") }
             self.logger.notice(
-                needsRestart ? "configuration reloaded; listen, socket, state and subscribe changes take a restart" : "configuration reloaded",
+                needsRestart.isEmpty
+                    ? "configuration reloaded"
+                    : "configuration reloaded; changes to \(needsRestart.joined(separator: ", ")) take a restart",
                 metadata: [
                     SyncmonMetadataKey.messageID: MessageID.configurationReloaded.metadataValue,
                     SyncmonMetadataKey.configPath: "\(configuration.configFile ?? "-")",

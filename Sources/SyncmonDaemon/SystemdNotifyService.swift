@@ -26,18 +26,25 @@ public final class SystemdNotifyService: Service, Sendable {
 
     public func run() async throws {
         await self.readiness.wait()
+        guard self.readiness.isOpen else { return }
         // Remembered as sent, so the first tick does not repeat it.
         let status = self.currentStatus()
         self.lastStatus.withLock { $0 = status }
         self.send([.ready, .status(status)])
         let interval = (try? self.notifier.watchdogInterval()) ?? nil
         try? await cancelWhenGracefulShutdown {
+            // Every second: STATUS= follows changes promptly whatever the watchdog interval.
+            let tick = min(interval ?? .seconds(1), .seconds(1))
+            var lastPing = ContinuousClock.now
             while true {
-                try await Task.sleep(for: interval ?? .seconds(1))
-                if interval != nil {
-                    // A stuck event loop or lock never gets here, so systemd's watchdog fires.
+                try await Task.sleep(for: tick)
+                if let interval, ContinuousClock.now - lastPing >= interval - tick / 2 {
+                    // A stuck event loop or lock never gets past these, so systemd's watchdog fires.
                     try await self.group.next().submit {}.get()
-                    if self.store.isResponsive() { self.send([.watchdog]) }
+                    if self.store.isResponsive() {
+                        self.send([.watchdog])
+                        lastPing = ContinuousClock.now
+                    }
                 }
                 self.updateStatus()
             }
