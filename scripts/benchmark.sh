@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-swift build -c release --product syncmon
-swift build -c release --product syncmon-bench
+swift build -c release --static-swift-stdlib --product syncmon
+swift build -c release --static-swift-stdlib --product syncmon-bench
 exec .build/release/syncmon-bench "$@"

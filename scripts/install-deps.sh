@@ -2,12 +2,14 @@
 # Installs what syncmon needs from Debian 12's packages. Idempotent: only what is missing.
 #   scripts/install-deps.sh          what building and running needs (libsystemd-dev)
 #   scripts/install-deps.sh --test   plus the real components the tests run against:
-#                                    promtool (prometheus), systemd-journald/journalctl (systemd)
+#                                    promtool and prometheus (prometheus), systemd-journald,
+#                                    journalctl and systemd-analyze (systemd); python3 and curl
+#                                    for scripts/test-deploy.sh
 set -euo pipefail
 
 packages=(libsystemd-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(systemd prometheus)
+    packages+=(systemd prometheus python3 curl)
 fi
 missing=()
 for package in "${packages[@]}"; do
