@@ -9,4 +9,6 @@ if [ -x scripts/start-journald.sh ]; then
     scripts/start-journald.sh
 fi
 swift build --build-tests
+# Rules, units, dashboard and a real Prometheus scraping a real daemon (the debug binary).
+scripts/test-deploy.sh
 swift test --skip-build

@@ -41,9 +41,14 @@ public enum Daemon {
             logger: logger,
             activatedDescriptor: eventsDescriptor
         )
+        // Subscribe sources (docs/subscribe.md): one service each, after `push` in the list so
+        // they stop before the state is saved.
+        let subscribe = try SubscribeService.make(configuration: configuration, store: store, reporter: reporter, group: group, logger: logger)
+        var renderer = MetricsRenderer(version: version, revision: revision)
+        renderer.sources = subscribe.registry
         let http = HTTPService(
             configuration: configuration,
-            router: HTTPRouter(store: store, renderer: MetricsRenderer(version: version, revision: revision)),
+            router: HTTPRouter(store: store, renderer: renderer),
             group: group,
             readiness: readiness,
             logger: logger
@@ -55,7 +60,7 @@ public enum Daemon {
         // Started in this order, stopped in reverse: systemd hears STOPPING first, and the
         // state is saved last, after the listeners have closed.
         let serviceGroup = ServiceGroup(
-            services: [persistence, push, http, evaluation, reload, notify],
+            services: [persistence, push] + subscribe.services.map { $0 as any Service } + [http, evaluation, reload, notify],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

@@ -13,6 +13,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var eventsSocket: String
     /// Streams to subscribe to (`unix:`, `http://`, `file:`), each named for its metrics label.
     public var subscribe: [String] = []
+    /// `file:` sources without a saved offset start at the file's start instead of its end (`--from-start`).
+    public var subscribeFromStart = false
     /// Where state is persisted.
     public var stateDirectory: String
     /// The configuration file, when one is used (re-read on SIGHUP).

@@ -11,6 +11,8 @@ public struct MetricsRenderer: Sendable {
     /// Build facts for `syncmon_build_info`.
     public var version: String
     public var revision: String
+    /// The subscribe sources, for `syncmon_source_up` / `syncmon_source_reconnects_total`.
+    public var sources: SourceRegistry = .none
 
     public init(version: String, revision: String) {
         self.version = version
@@ -230,8 +232,12 @@ public struct MetricsRenderer: Sendable {
         writer.sample(Families.tracked, value: pairs.count)
         // SPEC §3 lists the subscribe sources' families; they are announced (HELP/TYPE) even while
         // no source is configured, so dashboards and alert rules find them. No sources, no samples.
+        // One sample per configured source, labelled with its name (docs/subscribe.md).
+        let sources = self.sources.samples()
         writer.family(Families.sourceUp)
+        for source in sources { writer.sample(Families.sourceUp, labels: LabelSet("source", source.name), value: source.up ? 1 : 0) }
         writer.family(Families.sourceReconnects)
+        for source in sources { writer.sample(Families.sourceReconnects, labels: LabelSet("source", source.name), value: source.reconnects) }
 
         writer.family(Families.resident)
         writer.sample(Families.resident, value: process.residentMemoryBytes)

@@ -68,6 +68,8 @@ public struct PushIngestService: Service {
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
+            // Large reads: a busy engine's lines arrive in 64-256 KiB chunks, one lock per chunk.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65_536, maximum: 262_144))
         let server: any Channel
         if let descriptor = self.activatedDescriptor {
             server = try await bootstrap.withBoundSocket(descriptor).get()

@@ -48,6 +48,7 @@ public final class DaemonProcess: @unchecked Sendable {
     ///   - logTarget: `--log-target`; `nil` leaves it out.
     ///   - port: the HTTP port; a free one is found (and retried if taken meanwhile) when `nil`.
     ///   - waitForReady: `false` returns right after spawning (the notify socket still records).
+    ///   - executable: what to run instead of the built binary (a wrapper script that execs it).
     public static func start(
         in directory: String,
         arguments: [String] = [],
@@ -55,7 +56,8 @@ public final class DaemonProcess: @unchecked Sendable {
         logTarget: String? = "stderr",
         port: Int? = nil,
         waitForReady: Bool = true,
-        readyTimeout: Duration = .seconds(20)
+        readyTimeout: Duration = .seconds(20),
+        executable: String? = nil
     ) async throws -> DaemonProcess {
         var attempt = 0
         while true {
@@ -66,7 +68,8 @@ public final class DaemonProcess: @unchecked Sendable {
                 port: chosenPort,
                 arguments: arguments,
                 environment: environment,
-                logTarget: logTarget
+                logTarget: logTarget,
+                executable: executable ?? SyncmonProcess.binaryPath
             )
             guard waitForReady else { return daemon }
             if await daemon.waitForReady(timeout: readyTimeout) { return daemon }
@@ -78,7 +81,14 @@ public final class DaemonProcess: @unchecked Sendable {
         }
     }
 
-    private init(directory: String, port: Int, arguments: [String], environment: [String: String], logTarget: String?) throws {
+    private init(
+        directory: String,
+        port: Int,
+        arguments: [String],
+        environment: [String: String],
+        logTarget: String?,
+        executable: String
+    ) throws {
         let serial = DaemonProcess.nextSerial()
         self.directory = directory
         self.port = port
@@ -107,8 +117,8 @@ public final class DaemonProcess: @unchecked Sendable {
         if let logTarget { allArguments += ["--log-target", logTarget] }
         allArguments += arguments
 
-        FileManager.default.createFile(atPath: self.standardErrorPath, contents: nil)
-        FileManager.default.createFile(atPath: self.standardOutputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: self.standardErrorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: self.standardOutputPath, contents: nil)
         let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: self.standardErrorPath))
         let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: self.standardOutputPath))
         defer {
@@ -116,7 +126,7 @@ public final class DaemonProcess: @unchecked Sendable {
             try? outputHandle.close()
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: SyncmonProcess.binaryPath)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = allArguments
         process.environment = childEnvironment
         process.standardInput = FileHandle.nullDevice

@@ -37,7 +37,7 @@ public final class EventSocketWriter: @unchecked Sendable {
         guard self.descriptor >= 0 else { throw TestSupportError("write on a closed connection") }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { send(self.descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let written = bytes.withUnsafeBytes { Glibc.send(self.descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw TestSupportError("send to \(self.path): \(String(cString: strerror(errno)))")
@@ -57,6 +57,18 @@ public final class EventSocketWriter: @unchecked Sendable {
     /// Writes one event line built from a JSON object (`v: 1` is added when missing).
     public func send(_ event: [String: Any]) throws {
         try self.write(lines: [try EventLine.json(event)])
+    }
+
+    /// Waits until the daemon closes its end (the daemon never writes, so readable means EOF
+    /// or a reset); `false` when it is still open after `timeout`.
+    public func waitForPeerClose(timeout: Duration = .seconds(5)) async -> Bool {
+        await Polling.until(timeout: timeout, interval: .milliseconds(10)) {
+            guard self.descriptor >= 0 else { return true }
+            var pollDescriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollDescriptor, 1, 0) > 0 else { return false }
+            var byte: UInt8 = 0
+            return recv(self.descriptor, &byte, 1, Int32(MSG_DONTWAIT)) <= 0
+        }
     }
 
     /// Closes the connection (the daemon sees EOF). Idempotent.

@@ -45,7 +45,8 @@ public enum HTTPClient {
     /// Sends `request` bytes as they are and parses what comes back.
     public static func raw(port: Int, request: [UInt8], timeoutSeconds: Int = 10) throws -> Response {
         let bytes = try self.exchange(port: port, request: request, timeoutSeconds: timeoutSeconds)
-        return try self.parse(bytes)
+        // A response to HEAD announces a length but carries no body.
+        return try self.parse(bytes, hasBody: !request.starts(with: Array("HEAD ".utf8)))
     }
 
     /// Connects, writes `request`, reads until the server closes.
@@ -92,7 +93,7 @@ public enum HTTPClient {
     }
 
     /// Parses a complete HTTP/1.1 response.
-    public static func parse(_ bytes: [UInt8]) throws -> Response {
+    public static func parse(_ bytes: [UInt8], hasBody: Bool = true) throws -> Response {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let headEnd = bytes.firstRange(of: separator) else {
             throw TestSupportError("no complete response head in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
@@ -109,7 +110,9 @@ public enum HTTPClient {
             return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         var body = Array(bytes[headEnd.upperBound...])
-        if headers.contains(where: { $0.name == "transfer-encoding" && $0.value.lowercased().contains("chunked") }) {
+        if !hasBody {
+            body = []
+        } else if headers.contains(where: { $0.name == "transfer-encoding" && $0.value.lowercased().contains("chunked") }) {
             body = try self.dechunk(body)
         } else if let length = headers.first(where: { $0.name == "content-length" }).flatMap({ Int($0.value) }) {
             guard body.count >= length else { throw TestSupportError("body has \(body.count) of \(length) bytes") }

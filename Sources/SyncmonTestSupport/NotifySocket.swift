@@ -43,7 +43,7 @@ public final class NotifySocket: @unchecked Sendable {
                 }
             }
         } catch {
-            close(descriptor)
+            Glibc.close(descriptor)
             throw error
         }
         self.path = path
@@ -87,6 +87,13 @@ public final class NotifySocket: @unchecked Sendable {
     /// Waits for a datagram carrying `assignment` (e.g. `READY=1`) at or after position `from`.
     public func waitFor(_ assignment: String, from: Int = 0, timeout: Duration = .seconds(10)) async -> Datagram? {
         await self.waitFor(from: from, timeout: timeout) { $0.contains(assignment) }
+    }
+
+    /// Waits until at least `count` datagrams carrying `assignment` arrived at or after `from`.
+    public func waitForCount(_ assignment: String, atLeast count: Int, from: Int = 0, timeout: Duration = .seconds(10)) async -> Bool {
+        await Polling.until(timeout: timeout, interval: .milliseconds(10)) {
+            self.datagrams.dropFirst(from).filter { $0.contains(assignment) }.count >= count
+        }
     }
 
     /// The latest `STATUS=` text.

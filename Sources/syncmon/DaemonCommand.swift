@@ -38,6 +38,9 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("subscribe"), help: "An engine stream to follow: unix:/path, http://host:port/path or file:/path (repeatable).")
     var subscribe: [String] = []
 
+    @Flag(name: .customLong("from-start"), help: "Read file: sources without a saved offset from their start, not their end.")
+    var fromStart = false
+
     @Option(name: .customLong("state-dir"), help: "Where state is kept across restarts.")
     var stateDirectory: String?
 
@@ -103,6 +106,7 @@ struct DaemonCommand: AsyncParsableCommand {
         if !self.listen.isEmpty { configuration.listen = self.listen }
         if let eventsSocket = self.eventsSocket { configuration.eventsSocket = eventsSocket }
         if !self.subscribe.isEmpty { configuration.subscribe = self.subscribe }
+        if self.fromStart { configuration.subscribeFromStart = true }
         if let stateDirectory = self.stateDirectory { configuration.stateDirectory = stateDirectory }
         if let logTarget = self.logTarget { configuration.logTarget = logTarget }
         if let logLevel = self.logLevel { configuration.logLevel = logLevel }
@@ -115,6 +119,11 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
         }
         guard configuration.maximumPairs > 0 else { throw ValidationError("--max-engines must be positive") }
+        do {
+            _ = try SourceSpec.parseAll(configuration.subscribe)
+        } catch {
+            throw ValidationError(error.description)
+        }
         return configuration
     }
 }

@@ -161,11 +161,9 @@ struct ConfigFileTests {
         ("max-connections = many\n", 1, "max-connections: not a positive number"),
     ])
     func errors(text: String, line: Int, message: String) {
-        #expect {
-            _ = try self.apply(text)
-        } throws: { error in
-            guard let error = error as? ConfigFile.ParseError else { return false }
-            return error.line == line && error.message.contains(message) && "\(error)".hasPrefix("line \(line): ")
-        }
+        let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply(text) }
+        #expect(error?.line == line)
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+        #expect(error.map { "\($0)" }?.hasPrefix("line \(line): ") == true)
     }
 }

@@ -1,0 +1,93 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SyncmonClient {
+    /// How a client reaches the daemon and how much it buffers.
+    public struct Configuration: Sendable {
+        /// The daemon's push socket (`syncmon daemon --events-socket`); see ``defaultSocketPath()``.
+        public var socketPath: String
+        /// The most events kept while the daemon is slow or unreachable; beyond it events are
+        /// dropped and counted (``SyncmonClient/droppedEvents``).
+        public var queueCapacity: Int
+        /// The heartbeat interval promised in `engineStarted`: the daemon reports the engine
+        /// down after three intervals without an event. `nil` promises nothing and sends no
+        /// heartbeats (the engine is then judged by its connection only).
+        public var heartbeatInterval: Duration?
+        /// Whether the client sends the promised heartbeats by itself. Turn it off to send them
+        /// with ``SyncmonClient/heartbeat()`` from the engine's own loop, so that they prove the
+        /// engine (not only the process) is alive.
+        public var automaticHeartbeats: Bool
+        /// The first reconnect delay; it doubles with each failure up to ``maximumReconnectDelay``
+        /// and is spread by jitter.
+        public var minimumReconnectDelay: Duration
+        /// The longest reconnect delay.
+        public var maximumReconnectDelay: Duration
+        /// How long a graceful stop may take to deliver what is queued, send `engineStopped` and
+        /// see the daemon close the connection.
+        public var shutdownTimeout: Duration
+        /// The shortest time between two log lines about dropped events.
+        public var dropLogInterval: Duration
+        /// The `version` sent in `engineStarted` (the app's version), if any.
+        public var version: String?
+        /// The event loops the connection runs on.
+        public var eventLoopGroup: any EventLoopGroup
+
+        public init(
+            socketPath: String = Configuration.defaultSocketPath(),
+            queueCapacity: Int = 10_000,
+            heartbeatInterval: Duration? = .seconds(30),
+            automaticHeartbeats: Bool = true,
+            minimumReconnectDelay: Duration = .milliseconds(100),
+            maximumReconnectDelay: Duration = .seconds(30),
+            shutdownTimeout: Duration = .seconds(2),
+            dropLogInterval: Duration = .seconds(5),
+            version: String? = nil,
+            eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        ) {
+            self.socketPath = socketPath
+            self.queueCapacity = queueCapacity
+            self.heartbeatInterval = heartbeatInterval.flatMap { $0 > .zero ? $0 : nil }
+            self.automaticHeartbeats = automaticHeartbeats
+            self.minimumReconnectDelay = minimumReconnectDelay
+            self.maximumReconnectDelay = maximumReconnectDelay
+            self.shutdownTimeout = shutdownTimeout
+            self.dropLogInterval = dropLogInterval
+            self.version = version
+            self.eventLoopGroup = eventLoopGroup
+        }
+
+        /// Where clients find the daemon when not told: `$SYNCMON_EVENTS_SOCKET` when set;
+        /// else `/run/syncmon/events.sock` as root or when it exists (a system daemon); else
+        /// `$XDG_RUNTIME_DIR/syncmon/events.sock` (a user's daemon), or
+        /// `/tmp/syncmon-UID/syncmon/events.sock` without `XDG_RUNTIME_DIR` — the daemon's own
+        /// defaults (SPEC §1.1).
+        public static func defaultSocketPath() -> String {
+            self.defaultSocketPath(
+                environment: { name in getenv(name).map { String(cString: $0) } },
+                isRoot: getuid() == 0,
+                userID: getuid(),
+                exists: { access($0, F_OK) == 0 }
+            )
+        }
+
+        /// The rule of ``defaultSocketPath()`` over given facts (for tests).
+        package static func defaultSocketPath(
+            environment: (String) -> String?,
+            isRoot: Bool,
+            userID: UInt32,
+            exists: (String) -> Bool
+        ) -> String {
+            if let explicit = environment("SYNCMON_EVENTS_SOCKET"), !explicit.isEmpty { return explicit }
+            let system = "/run/syncmon/events.sock"
+            if isRoot || exists(system) { return system }
+            if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty { return runtime + "/syncmon/events.sock" }
+            return "/tmp/syncmon-\(userID)/syncmon/events.sock"
+        }
+    }
+}

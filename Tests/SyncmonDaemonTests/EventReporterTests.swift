@@ -1,0 +1,139 @@
+import Logging
+import Synchronization
+import SyncmonCore
+import SyncmonDaemon
+import SyncmonSystemd
+import Testing
+
+/// `EventReporter`: the log entries behind the journald fields of SPEC §5, checked on the
+/// metadata the reporter hands to swift-log (the journald mapping is SyncmonSystemd's).
+@Suite("Event reporter")
+struct EventReporterTests {
+    let recorder = RecordingLogHandler.Storage()
+    var logger: Logger {
+        let storage = self.recorder
+        var logger = Logger(label: "test") { _ in RecordingLogHandler(storage: storage) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    @Test("summary changes and stalls are logged with message IDs, levels and SYNCMON fields")
+    func stateChanges() throws {
+        let reporter = EventReporter(logger: self.logger)
+        var monitor = makeMonitor([
+            (0, line("notes", "engineStarted")),
+            (1, line("notes", "accountStatus", ["status": "available"])),
+        ])
+        reporter.report(monitor.changes(at: at(1)))
+        reporter.report(monitor.changes(at: at(61)))
+        monitor.apply(try #require(decodeEvent(line("notes", "willFetchChanges"))), at: at(62))
+        reporter.report(monitor.changes(at: at(62)))
+
+        let entries = self.recorder.entries
+        #expect(entries.map(\.message) == [
+            "notes/private: sync not_started",
+            "notes/private: stalled (not_syncing)",
+            "notes/private: sync stalled (was not_started)",
+            "notes/private: stall cleared (not_syncing)",
+            "notes/private: sync in_progress (was stalled)",
+        ])
+        #expect(entries.map(\.level) == [.info, .warning, .warning, .notice, .notice])
+        #expect(entries.map { $0.metadata["message_id"] } == [
+            MessageID.summaryChanged.rawValue, MessageID.stallRaised.rawValue, MessageID.summaryChanged.rawValue,
+            MessageID.stallCleared.rawValue, MessageID.summaryChanged.rawValue,
+        ])
+        for entry in entries {
+            #expect(entry.metadata["syncmon.engine"] == "notes")
+            #expect(entry.metadata["syncmon.database"] == "private")
+        }
+        #expect(entries[0].metadata["syncmon.previous_summary"] == nil)
+        #expect(entries[1].metadata["syncmon.stall_reason"] == "not_syncing")
+        #expect(entries[2].metadata["syncmon.previous_summary"] == "not_started")
+        #expect(entries[2].metadata["syncmon.summary"] == "stalled")
+        #expect(entries[2].metadata["syncmon.stall_reason"] == "not_syncing")
+        #expect(entries[3].metadata["syncmon.stall_reason"] == "not_syncing")
+        #expect(entries[4].metadata["syncmon.previous_summary"] == "stalled")
+        #expect(entries[4].metadata["syncmon.stall_reason"] == nil)
+    }
+
+    @Test("an error summary is logged at error with the failed phase and its code; recovery at notice")
+    func errorSummary() throws {
+        let reporter = EventReporter(logger: self.logger)
+        var monitor = makeMonitor([(0, line("photos", "willSendChanges", ["database": "shared"]))])
+        reporter.report(monitor.changes(at: at(0)))
+        monitor.apply(
+            try #require(decodeEvent(line("photos", "sentRecordZoneChanges", [
+                "database": "shared", "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [],
+                "failedRecordSaves": [["code": "quotaExceeded"]],
+            ]))),
+            at: at(1)
+        )
+        monitor.apply(try #require(decodeEvent(line("photos", "didSendChanges", ["database": "shared"]))), at: at(2))
+        reporter.report(monitor.changes(at: at(2)))
+        monitor.apply(try #require(decodeEvent(line("photos", "willSendChanges", ["database": "shared"]))), at: at(3))
+        monitor.apply(try #require(decodeEvent(line("photos", "didSendChanges", ["database": "shared"]))), at: at(4))
+        reporter.report(monitor.changes(at: at(4)))
+
+        let entries = self.recorder.entries
+        #expect(entries.map(\.message) == [
+            "photos/shared: sync in_progress",
+            "photos/shared: sync error (was in_progress)",
+            "photos/shared: sync succeeded (was error)",
+        ])
+        #expect(entries.map(\.level) == [.info, .error, .notice])
+        let error = entries[1]
+        #expect(error.metadata["syncmon.summary"] == "error")
+        #expect(error.metadata["syncmon.phase"] == "export")
+        #expect(error.metadata["syncmon.error_code"] == "quotaExceeded")
+        #expect(error.metadata["syncmon.database"] == "shared")
+        #expect(entries[2].metadata["syncmon.phase"] == nil)
+    }
+
+    @Test("rejections are logged a few per window, and the rest summed into the next entry")
+    func rejections() {
+        let reporter = EventReporter(logger: self.logger, burst: 2, window: .seconds(10 as Int64))
+        for second in 0..<5 {
+            reporter.report(rejections: [Rejection(.malformed), Rejection(.invalidField, field: "engine")], transport: .push, now: at(Int64(second)))
+        }
+        reporter.report(rejections: [], transport: .push, now: at(6))
+        reporter.report(rejections: [Rejection(.unknownType)], transport: .push, now: at(10))
+        let entries = self.recorder.entries
+        #expect(entries.count == 3)
+        #expect(entries.map { $0.metadata["syncmon.rejected_count"] } == ["2", "2", "7"])
+        #expect(entries.allSatisfy { $0.level == .warning && $0.metadata["message_id"] == MessageID.eventRejected.rawValue })
+        #expect(entries[0].metadata["syncmon.reject_reason"] == "malformed")
+        #expect(entries[0].metadata["syncmon.transport"] == "push")
+        #expect(entries[2].message == "rejected 7 event line(s) on push: unknown_type")
+    }
+}
+
+/// Keeps every log entry in memory.
+struct RecordingLogHandler: LogHandler {
+    struct Entry: Sendable {
+        var level: Logger.Level
+        var message: String
+        /// Metadata values as strings.
+        var metadata: [String: String]
+    }
+
+    final class Storage: Sendable {
+        private let storage = Mutex<[Entry]>([])
+        var entries: [Entry] { self.storage.withLock { $0 } }
+        func append(_ entry: Entry) { self.storage.withLock { $0.append(entry) } }
+    }
+
+    let storage: Storage
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { self.metadata[key] }
+        set { self.metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
+        self.storage.append(Entry(level: event.level, message: event.message.description, metadata: merged.mapValues { "\($0)" }))
+    }
+}

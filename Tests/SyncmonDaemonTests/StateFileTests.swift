@@ -1,0 +1,121 @@
+import Foundation
+import SyncmonCore
+import SyncmonDaemon
+import SyncmonTestSupport
+import Testing
+
+/// `StateFile`: the persisted state (SPEC §7), independent of the daemon.
+@Suite("State file")
+struct StateFileTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        self.directory = try TemporaryDirectory(prefix: "smsf")
+    }
+
+    var stateDirectory: String { self.directory.path("nested/state") }
+
+    func status(_ monitor: Monitor, at now: Timestamp) -> String {
+        StatusDocument.json(rows: monitor.rows(at: now), now: now)
+    }
+
+    @Test("save then load gives back every pair's state")
+    func roundTrip() throws {
+        let monitor = makeMonitor(realisticSteps)
+        let file = StateFile(directory: self.stateDirectory)
+        try file.save(monitor, now: at(10))
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(!FileManager.default.fileExists(atPath: file.path + ".tmp"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        guard case .loaded(let pairs) = file.load(now: at(11)) else {
+            Issue.record("state did not load")
+            return
+        }
+        #expect(Set(pairs.keys) == Set(monitor.pairs.keys))
+        var restored = Monitor()
+        for (key, state) in pairs { restored.restore(key, state) }
+        for seconds: Int64 in [10, 100, 10_000] {
+            #expect(self.status(restored, at: at(seconds)) == self.status(monitor, at: at(seconds)))
+        }
+        // Counters survive too.
+        let key = PairKey(engine: InlineName("notes")!, database: .private)
+        #expect(pairs[key]?.recordsFetched == monitor.pairs[key]?.recordsFetched)
+        #expect(pairs[key]?.errors == monitor.pairs[key]?.errors)
+    }
+
+    @Test("a missing file loads as missing")
+    func missing() {
+        #expect({ if case .missing = StateFile(directory: self.stateDirectory).load(now: at(0)) { true } else { false } }())
+    }
+
+    @Test("an empty monitor round-trips to no pairs")
+    func empty() throws {
+        let file = StateFile(directory: self.stateDirectory)
+        try file.save(Monitor(), now: at(0))
+        guard case .loaded(let pairs) = file.load(now: at(1)) else {
+            Issue.record("did not load")
+            return
+        }
+        #expect(pairs.isEmpty)
+    }
+
+    @Test("a corrupt file is set aside, keeping its bytes, and loading starts empty", arguments: [
+        "garbage{{{",
+        "",
+        "{\"version\": 2, \"savedAt\": 0, \"pairs\": []}",
+        "{\"version\": 1}",
+        "\u{FF}\u{FE}binary",
+    ])
+    func corrupt(contents: String) throws {
+        let file = StateFile(directory: self.stateDirectory)
+        try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: file.path))
+        guard case .corrupt(let aside, let reason) = file.load(now: at(5)) else {
+            Issue.record("not reported corrupt")
+            return
+        }
+        #expect(aside == file.path + ".corrupt-\(baseSeconds + 5)")
+        #expect(!reason.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(FileManager.default.contents(atPath: aside) == Data(contents.utf8))
+        // The next load finds nothing, and a save works again.
+        #expect({ if case .missing = file.load(now: at(6)) { true } else { false } }())
+        try file.save(makeMonitor(realisticSteps), now: at(7))
+        #expect({ if case .loaded(let pairs) = file.load(now: at(8)) { pairs.count == 2 } else { false } }())
+    }
+
+    @Test("a failed save leaves the good file in place")
+    func failedSaveKeepsGoodFile() throws {
+        let file = StateFile(directory: self.stateDirectory)
+        let good = makeMonitor(realisticSteps)
+        try file.save(good, now: at(10))
+        let before = try Data(contentsOf: URL(fileURLWithPath: file.path))
+
+        // The temporary file cannot be created (a directory is in the way): the save fails…
+        try FileManager.default.createDirectory(atPath: file.path + ".tmp", withIntermediateDirectories: false)
+        let changed = makeMonitor(realisticSteps + [(20, line("other", "heartbeat"))])
+        #expect(throws: (any Error).self) { try file.save(changed, now: at(20)) }
+        // …and the good file is untouched and still loads.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
+        #expect({ if case .loaded(let pairs) = file.load(now: at(21)) { pairs.count == 2 } else { false } }())
+        try FileManager.default.removeItem(atPath: file.path + ".tmp")
+
+        // Once the obstacle is gone, saving works again.
+        try file.save(changed, now: at(22))
+        #expect({ if case .loaded(let pairs) = file.load(now: at(23)) { pairs.count == 3 } else { false } }())
+    }
+
+    @Test("a stale temporary file from a crash is never read, and the next save replaces it")
+    func staleTemporaryFile() throws {
+        let file = StateFile(directory: self.stateDirectory)
+        try file.save(makeMonitor(realisticSteps), now: at(10))
+        // A crash between write and rename leaves a half-written .tmp behind.
+        try Data("{\"version\":1,\"savedAt\":0,\"pai".utf8).write(to: URL(fileURLWithPath: file.path + ".tmp"))
+        #expect({ if case .loaded(let pairs) = file.load(now: at(11)) { pairs.count == 2 } else { false } }())
+        try file.save(Monitor(), now: at(12))
+        #expect(!FileManager.default.fileExists(atPath: file.path + ".tmp"))
+        #expect({ if case .loaded(let pairs) = file.load(now: at(13)) { pairs.isEmpty } else { false } }())
+    }
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Tests what deploy/ and dashboards/ ship, against the real tools (Debian 12's promtool,
+# prometheus, systemd-analyze, systemd):
+#   1. promtool check rules       the alerting and recording rules are valid (lint=all, fatal)
+#   2. promtool test rules        every alert fires when it should and stays silent when it
+#                                 should not (deploy/prometheus/tests/*.yml); recording rules compute
+#   3. dashboard lint             scripts/lint-dashboard.py on dashboards/syncmon.json, its
+#                                 self-test, and the deliberately broken dashboard must fail
+#   4. systemd-analyze verify     both units, unchanged, in a scratch root holding the binary
+#   5. unit sandbox               the units under systemd 252 as PID 1 of throw-away namespaces
+#                                 (scripts/test-unit-sandbox.sh; opt-in with SYNCMON_UNIT_SANDBOX=1,
+#                                 as root: it boots a real systemd, which is more than CI should do)
+#   6. integration                a live `syncmon daemon` fed recorded streams, scraped by a real
+#                                 Prometheus with the shipped rules; every dashboard query and rule
+#                                 expression evaluated over the HTTP API (scripts/deploy-integration.py)
+# Usage: scripts/test-deploy.sh            (binary: $SYNCMON_BINARY, default .build/debug/syncmon)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+binary=${SYNCMON_BINARY:-.build/debug/syncmon}
+promtool=${PROMTOOL:-promtool}
+prometheus=${PROMETHEUS:-prometheus}
+for tool in "$promtool" "$prometheus" systemd-analyze python3 curl; do
+    command -v "$tool" >/dev/null || { echo "test-deploy: $tool not found (scripts/install-deps.sh --test)" >&2; exit 2; }
+done
+[ -x "$binary" ] || { echo "test-deploy: no syncmon binary at $binary (build it, or set SYNCMON_BINARY)" >&2; exit 2; }
+binary=$(readlink -f "$binary")
+
+work=$(mktemp -d /tmp/syncmon-test-deploy.XXXXXX)
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${pids[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+step() { printf '\n== %s\n' "$*"; }
+started=$SECONDS
+
+step "promtool check rules"
+"$promtool" check rules --lint=all --lint-fatal deploy/prometheus/syncmon-alerts.yml deploy/prometheus/syncmon-rules.yml
+
+step "promtool test rules"
+"$promtool" test rules deploy/prometheus/tests/*.yml
+
+step "promtool check config (the example scrape configuration)"
+"$promtool" check config deploy/prometheus/prometheus.yml.example
+
+step "dashboard lint"
+python3 scripts/lint-dashboard.py --promtool "$promtool" dashboards/syncmon.json
+python3 scripts/lint-dashboard.py --promtool "$promtool" --self-test dashboards/syncmon.json
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' dashboards/syncmon.json
+if python3 scripts/lint-dashboard.py --promtool "$promtool" scripts/testdata/broken-dashboard.json >"$work/broken.txt"; then
+    echo "test-deploy: the broken dashboard passed the lint" >&2; exit 1
+fi
+for rule in $(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["__expect_rules"]))' scripts/testdata/broken-dashboard.json); do
+    grep -q "^$rule: " "$work/broken.txt" || { cat "$work/broken.txt" >&2; echo "test-deploy: broken dashboard: $rule not reported" >&2; exit 1; }
+done
+echo "broken dashboard rejected: $(grep -c ': ' "$work/broken.txt") findings, every expected rule among them"
+if python3 -c 'import yaml' 2>/dev/null; then
+    for file in dashboards/provisioning/*/*.yml deploy/prometheus/*.yml deploy/prometheus/prometheus.yml.example; do
+        python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$file"
+    done
+    echo "provisioning and Prometheus YAML files parse"
+fi
+
+step "systemd-analyze verify"
+root="$work/root"
+mkdir -p "$root/etc/systemd/system" "$root/usr/local/bin" "$root/usr/lib/systemd" "$root/usr/bin"
+ln -s usr/bin "$root/bin"
+ln -s usr/lib "$root/lib"
+cp -a /usr/lib/systemd/system "$root/usr/lib/systemd/"
+cp "$(type -P kill)" "$root/usr/bin/kill"
+cp "$binary" "$root/usr/local/bin/syncmon"
+cp deploy/systemd/syncmon.service deploy/systemd/syncmon.socket "$root/etc/systemd/system/"
+# verify exits 0 on some findings (unknown keys are only warnings): any output is a failure.
+if ! systemd-analyze verify --root="$root" syncmon.socket syncmon.service >"$work/verify.txt" 2>&1 || [ -s "$work/verify.txt" ]; then
+    cat "$work/verify.txt" >&2; echo "test-deploy: systemd-analyze verify failed" >&2; exit 1
+fi
+echo "syncmon.socket, syncmon.service: no findings"
+systemd-analyze security --offline=yes --root="$root" syncmon.service 2>/dev/null | tail -n 1 || true
+
+step "unit sandbox (systemd as PID 1 in namespaces)"
+if [ "${SYNCMON_UNIT_SANDBOX:-0}" != 1 ]; then
+    echo "skipped (opt in with SYNCMON_UNIT_SANDBOX=1)"
+else
+    status=0
+    scripts/test-unit-sandbox.sh "$binary" || status=$?
+    if [ "$status" -eq 77 ]; then echo "skipped: cannot run here"; elif [ "$status" -ne 0 ]; then exit "$status"; fi
+fi
+
+step "integration: syncmon daemon + Prometheus"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+syncmon_port=$(free_port)
+prometheus_port=$(free_port)
+"$binary" daemon --listen "127.0.0.1:$syncmon_port" --events-socket "$work/events.sock" \
+    --state-dir "$work/state" --log-target stderr --log-level notice >"$work/syncmon.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$syncmon_port/healthz" >/dev/null 2>&1 && [ -S "$work/events.sock" ] && break
+    sleep 0.1
+done
+curl -fsS "http://127.0.0.1:$syncmon_port/healthz" >/dev/null || { cat "$work/syncmon.log" >&2; echo "test-deploy: syncmon did not start" >&2; exit 1; }
+
+cat >"$work/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $PWD/deploy/prometheus/syncmon-alerts.yml
+  - $PWD/deploy/prometheus/syncmon-rules.yml
+scrape_configs:
+  - job_name: syncmon
+    static_configs:
+      - targets: ["127.0.0.1:$syncmon_port"]
+EOF
+"$promtool" check config "$work/prometheus.yml" >/dev/null
+"$prometheus" --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+    --web.listen-address="127.0.0.1:$prometheus_port" --log.level=warn >"$work/prometheus.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 150); do
+    curl -fsS "http://127.0.0.1:$prometheus_port/-/ready" >/dev/null 2>&1 && break
+    sleep 0.2
+done
+curl -fsS "http://127.0.0.1:$prometheus_port/-/ready" >/dev/null || { cat "$work/prometheus.log" >&2; echo "test-deploy: Prometheus did not start" >&2; exit 1; }
+
+if ! python3 scripts/deploy-integration.py --prometheus "http://127.0.0.1:$prometheus_port" \
+    --events-socket "$work/events.sock" --dashboard dashboards/syncmon.json \
+    --fixtures Tests/Fixtures/replay --runbook docs/runbook.md; then
+    echo "--- syncmon log" >&2; tail -n 30 "$work/syncmon.log" >&2
+    echo "--- prometheus log" >&2; tail -n 30 "$work/prometheus.log" >&2
+    exit 1
+fi
+
+printf '\ntest-deploy: all checks passed in %ss\n' $((SECONDS - started))
