@@ -69,6 +69,8 @@ let package = Package(
                 "SyncmonClient",
                 "SyncmonCore",
                 "SyncmonDaemon",
+                "SyncmonSystemd",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,7 +83,13 @@ let package = Package(
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore"]),
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition"]),
-        .testTarget(name: "SyncmonClientTests", dependencies: ["SyncmonClient", "SyncmonCore", "SyncmonTestSupport"]),
+        .testTarget(
+            name: "SyncmonClientTests",
+            dependencies: [
+                "SyncmonClient", "SyncmonCore", "SyncmonTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "SyncmonDaemonTests", dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(
             name: "SyncmonSystemdTests",

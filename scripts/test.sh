@@ -11,4 +11,9 @@ fi
 swift build --build-tests
 # Rules, units, dashboard and a real Prometheus scraping a real daemon (the debug binary).
 scripts/test-deploy.sh
-swift test --skip-build
+# Three runs rather than one: the daemon and client suites start real daemons and wait on
+# them, and on a 2-core machine sharing one process (and its 2 concurrency threads) with the
+# rest made their timing assertions flaky.
+swift test --skip-build --skip "SyncmonDaemonTests|SyncmonClientTests"
+swift test --skip-build --filter SyncmonDaemonTests
+swift test --skip-build --filter SyncmonClientTests

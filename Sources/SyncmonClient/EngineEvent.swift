@@ -2,7 +2,7 @@ import SyncmonCore
 
 /// One event an engine reports, with every key protocol version 1 defines for it (SPEC §1.3).
 ///
-/// The typed methods of ``SyncmonClient`` build these; ``SyncmonClient/send(_:)-(EngineEvent)``
+/// The typed methods of ``SyncmonClient`` build these; ``SyncmonClient/send(_:)``
 /// takes one directly, and ``EventLineRenderer`` turns one into an NDJSON line. Unlike the
 /// core's `EventPayload`, which keeps only what the state machines need, this keeps what goes on
 /// the wire: zone names, reasons, messages and record names (for the daemon's debug logs).

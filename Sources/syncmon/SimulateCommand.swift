@@ -20,19 +20,19 @@ struct SimulateCommand: AsyncParsableCommand {
             heartbeats, its fetch and send cycles, and engineStopped when the simulation ends \
             (Ctrl-C or --duration). Engines are named <prefix>-<scenario>-<index>.
 
-            Scenarios (the default mix repeats every 20 engines: one of each troubled kind, \
-            the rest healthy; --scenario picks others):
-              healthy         fetch and send cycles with realistic batches and pending counts,
-                              an occasional serverRecordChanged conflict     -> succeeded
-              flaky-network   networkStatus false/true every 1-3 min, transient networkFailure
-                              errors                                         -> no_network / retrying
-              rate-limited    after ~1 min every send gets requestRateLimited with retryAfter
-                              30-120 s, for 10-20 min; it waits as told      -> throttled
-              quota-exceeded  every send has saves failing with quotaExceeded -> error
-              hung-fetch      after ~30 s a fetch starts and makes no progress for 20-30 min
-                              (heartbeats go on)    -> stalled (no_progress) after 5 min
-              crash           dies after 2-3 min (or half of --duration): no engineStopped,
-                              the connection drops                           -> engine_down
+            Scenarios (the default mix repeats every 20 engines: one of each \
+            troubled kind, the rest healthy; --scenario picks others):
+              healthy         fetch/send cycles, realistic batches and pending
+                              counts, rare conflicts       -> succeeded
+              flaky-network   network lost every 1-3 min, transient
+                              networkFailure errors        -> no_network, retrying
+              rate-limited    after ~1 min requestRateLimited with retryAfter
+                              30-120 s, for 10-20 min      -> throttled
+              quota-exceeded  saves fail with quotaExceeded -> error
+              hung-fetch      after ~30 s a fetch hangs for 20-30 min,
+                              heartbeats go on             -> stalled (no_progress)
+              crash           dies after 2-3 min (or half of --duration)
+                              without engineStopped        -> engine_down
 
             The daemon reports no_progress after 5 minutes by default; for a quicker demo start \
             it with --no-progress-after 1m.
@@ -43,9 +43,9 @@ struct SimulateCommand: AsyncParsableCommand {
             Lines come in real time unless --speedup generates them at once (needs --duration).
 
             Examples:
-              syncmon simulate                                  # 20 engines, 50 events/s, until Ctrl-C
-              syncmon simulate --engines 100 --rate 2000 --scenario healthy --duration 5m
-              syncmon simulate --stdout --duration 1h --seed 7 --speedup | syncmon replay -
+              syncmon simulate
+              syncmon simulate --engines 100 --rate 2000 --scenario healthy
+              syncmon simulate --stdout --duration 1h --speedup | syncmon replay -
 
             The daemon accepts 256 push connections by default: keep --engines below that.
             """

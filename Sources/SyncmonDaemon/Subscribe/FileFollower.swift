@@ -18,8 +18,8 @@ import Glibc
 ///   rename and the new file's creation) the old file is followed on, for up to ``missingGrace``.
 /// - Start: where the saved offset says (same device and inode); a file rotated while the daemon
 ///   was down is found again by its inode in the same directory and read to its end first. Without
-///   a saved offset: at the end (after the last complete line) unless `--from-start`. A file that
-///   does not exist yet is read from 0 once it appears.
+///   a saved offset: at the end (after the last complete line) the file had when the daemon
+///   started, unless `--from-start`. A file that does not exist yet is read from 0 once it appears.
 /// - The offset (the start of the first line not yet applied) is saved in
 ///   `<state-dir>/sources/<name>.offset` at most a second after it moved, at once on rotation or
 ///   truncation, and on shutdown.
@@ -38,6 +38,30 @@ struct FileFollower {
     let retireGrace: Duration
     let missingGrace: Duration
     var backoff: ReconnectBackoff
+    /// Where the file ended when the daemon started (see ``startSnapshot(path:maximumLineLength:)``).
+    let snapshot: StartSnapshot?
+
+    /// The end of the file (after its last complete line) as the daemon starts, taken before it
+    /// reports ready: lines appended after `READY=1` are always read, even when the follower's
+    /// first poll comes a little later. `nil` when there is no such file.
+    struct StartSnapshot: Sendable, Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var offset: Int64
+    }
+
+    static func startSnapshot(path: String, maximumLineLength: Int) -> StartSnapshot? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return StartSnapshot(
+            device: UInt64(status.st_dev),
+            inode: UInt64(status.st_ino),
+            offset: Self.endOfLastLine(descriptor, size: Int64(status.st_size), maximumLineLength: maximumLineLength)
+        )
+    }
 
     /// One open file and how far it has been read.
     private struct OpenFile {
@@ -59,8 +83,6 @@ struct FileFollower {
         case offset(Int64)
         /// At `offset` if the opened file is still that device and inode, else at 0.
         case sameFile(device: UInt64, inode: UInt64, offset: Int64)
-        /// After the last complete line.
-        case end
     }
 
     private var current: OpenFile?
@@ -87,7 +109,8 @@ struct FileFollower {
         saveInterval: Duration = .seconds(1),
         retireGrace: Duration = .seconds(2),
         missingGrace: Duration = .seconds(5),
-        backoff: ReconnectBackoff = ReconnectBackoff(initial: 0.25, maximum: 5, jitter: 0.2)
+        backoff: ReconnectBackoff = ReconnectBackoff(initial: 0.25, maximum: 5, jitter: 0.2),
+        snapshot: StartSnapshot? = nil
     ) {
         self.name = spec.name
         self.path = path
@@ -103,6 +126,7 @@ struct FileFollower {
         self.retireGrace = retireGrace
         self.missingGrace = missingGrace
         self.backoff = backoff
+        self.snapshot = snapshot
     }
 
     private var metadata: Logger.Metadata { [SyncmonMetadataKey.source: "\(self.name)"] }
@@ -119,8 +143,6 @@ struct FileFollower {
                     self.backoff.reset()
                     self.health.connected("\(self.path) from byte \(file.lineOffset)")
                 case .failure(let reason):
-                    // A file that appears later is new: read it whole.
-                    if case .end = self.pendingStart { self.pendingStart = .offset(0) }
                     self.pollRetired(force: false)
                     let delay = self.backoff.nextDelay()
                     self.health.disconnected(reason, retryIn: delay)
@@ -153,7 +175,15 @@ struct FileFollower {
 
     /// Where the first open starts, from the saved offset (draining a file rotated meanwhile).
     private mutating func initialStart() -> StartPosition {
-        let fresh: StartPosition = self.fromStart ? .offset(0) : .end
+        let fresh: StartPosition
+        if self.fromStart {
+            fresh = .offset(0)
+        } else if let snapshot = self.snapshot {
+            fresh = .sameFile(device: snapshot.device, inode: snapshot.inode, offset: snapshot.offset)
+        } else {
+            // No file at start: one that appears later is new, and read whole.
+            fresh = .offset(0)
+        }
         guard let loaded = self.stateFile.load() else { return fresh }
         let saved: FileOffsetDocument
         switch loaded {
@@ -252,16 +282,14 @@ struct FileFollower {
         case .sameFile(let savedDevice, let savedInode, let wanted):
             // Another file, or shorter than the offset (truncated meanwhile): from the start.
             offset = savedDevice == device && savedInode == inode && wanted <= size ? wanted : 0
-        case .end:
-            offset = self.endOfLastLine(descriptor, size: size)
         }
         return .success(OpenFile(descriptor: descriptor, device: device, inode: inode, readOffset: offset, ingest: self.makeIngest()))
     }
 
     /// The position just after the last `\n` (looking back one line length), else the end.
-    private func endOfLastLine(_ descriptor: Int32, size: Int64) -> Int64 {
+    private static func endOfLastLine(_ descriptor: Int32, size: Int64, maximumLineLength: Int) -> Int64 {
         guard size > 0 else { return 0 }
-        let window = min(size, Int64(self.maximumLineLength + 2))
+        let window = min(size, Int64(maximumLineLength + 2))
         let start = size - window
         var data = [UInt8](repeating: 0, count: Int(window))
         let count = data.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(start)) }

@@ -18,6 +18,8 @@ public struct SubscribeService: Service {
     let fromStart: Bool
     let maximumLineLength: Int
     let logger: Logger
+    /// `file:` sources: where the file ends as the daemon starts.
+    let fileSnapshot: FileFollower.StartSnapshot?
 
     /// The services for every configured source, and the registry their metrics come from.
     public static func make(
@@ -44,7 +46,12 @@ public struct SubscribeService: Service {
                 stateDirectory: configuration.stateDirectory,
                 fromStart: configuration.subscribeFromStart,
                 maximumLineLength: configuration.maximumLineLength,
-                logger: logger
+                logger: logger,
+                fileSnapshot: {
+                    // Taken now, before the daemon reports ready (see FileFollower.StartSnapshot).
+                    guard case .file(let path) = spec.endpoint else { return nil }
+                    return FileFollower.startSnapshot(path: path, maximumLineLength: configuration.maximumLineLength)
+                }()
             )
         }
         return (services, registry)
@@ -81,7 +88,8 @@ private struct SourceRunner: Sendable {
                 maximumLineLength: self.service.maximumLineLength,
                 health: self.service.health,
                 stateDirectory: self.service.stateDirectory,
-                logger: self.service.logger
+                logger: self.service.logger,
+                snapshot: self.service.fileSnapshot
             )
             await follower.run()
         case .unix, .http:
