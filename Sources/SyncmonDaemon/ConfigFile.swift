@@ -77,6 +77,12 @@ public enum ConfigFile {
             case "max-engines":
                 guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-engines: not a positive number") }
                 configuration.maximumPairs = count
+            case "from-start":
+                switch value {
+                case "true", "yes", "1": configuration.subscribeFromStart = true
+                case "false", "no", "0": configuration.subscribeFromStart = false
+                default: throw ParseError(line: number, message: "from-start: expected true or false")
+                }
             case "max-connections":
                 guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-connections: not a positive number") }
                 configuration.maximumConnections = count

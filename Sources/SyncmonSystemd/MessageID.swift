@@ -12,10 +12,6 @@ public enum MessageID: String, Sendable, Hashable, CaseIterable {
     case stallRaised = "fa96c826969c42e1a0472e0a8517de3f"
     /// A stall's condition became false again.
     case stallCleared = "ac533e19d42c478cb2cc5ea9f1aabb52"
-    /// An engine missed its heartbeats or its push connection closed without `engineStopped`.
-    case engineDown = "33ebc80ebbb344f08636da0edd2fd6bc"
-    /// An engine that was down was heard from again.
-    case engineUp = "326b914e5f104f6aa35150a8f1c275b6"
     /// Input events were rejected; rate-limited, one entry stands for a burst.
     case eventRejected = "d132b8025f1e4508ace2c3784f12a2cd"
     /// The daemon started and is ready.

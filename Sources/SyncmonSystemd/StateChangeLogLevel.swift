@@ -31,10 +31,4 @@ public enum StateChangeLogLevel {
 
     /// The level of an entry for a stall clearing: a recovery.
     public static let stallCleared: Logger.Level = .notice
-
-    /// The level of an entry for an engine going down, as its `engine_down` summary.
-    public static let engineDown: Logger.Level = .error
-
-    /// The level of an entry for an engine coming back: a recovery.
-    public static let engineUp: Logger.Level = .notice
 }

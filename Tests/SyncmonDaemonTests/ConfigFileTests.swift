@@ -49,6 +49,14 @@ struct ConfigFileTests {
         #expect(configuration.engineThresholds.isEmpty)
     }
 
+    @Test("from-start takes true or false, and nothing else")
+    func fromStart() throws {
+        #expect(try self.apply("from-start = true").subscribeFromStart)
+        #expect(try !self.apply("from-start = true\nfrom-start = no").subscribeFromStart)
+        let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply("from-start = maybe") }
+        #expect(error?.description == "line 1: from-start: expected true or false")
+    }
+
     @Test("an empty file changes nothing")
     func emptyFile() throws {
         #expect(try self.apply("") == self.base)

@@ -26,11 +26,9 @@ struct StateChangeLogLevelTests {
         #expect(StateChangeLogLevel.summaryChanged(to: summary, from: previous) == level)
     }
 
-    @Test("stalls and liveness")
-    func stallsAndLiveness() {
+    @Test("stalls raised warn, stalls cleared are a recovery")
+    func stalls() {
         #expect(JournalPriority(StateChangeLogLevel.stallRaised) == .warning)
         #expect(JournalPriority(StateChangeLogLevel.stallCleared) == .notice)
-        #expect(JournalPriority(StateChangeLogLevel.engineDown) == .error)
-        #expect(JournalPriority(StateChangeLogLevel.engineUp) == .notice)
     }
 }
