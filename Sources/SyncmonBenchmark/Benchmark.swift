@@ -197,7 +197,7 @@ struct Benchmark {
             var size = 0
             for _ in 0..<5 {
                 let began = Self.monotonicSeconds()
-                size = try daemon.get("/metrics").count
+                size = try daemon.bodySize("/metrics")
                 best = min(best, Self.monotonicSeconds() - began)
             }
             let limit = target == 1000 ? 20.0 : 200.0

@@ -39,6 +39,16 @@ final class DaemonUnderTest: Sendable {
 
     /// A GET over a fresh connection; returns the body.
     func get(_ path: String) throws -> [UInt8] {
+        try self.request(path, keepBody: true).body
+    }
+
+    /// A GET that only counts the body's bytes, reading into one fixed buffer: a client that
+    /// must not be the slow side of a 100 MB response, as Prometheus is not.
+    func bodySize(_ path: String) throws -> Int {
+        try self.request(path, keepBody: false).size
+    }
+
+    private func request(_ path: String, keepBody: Bool) throws -> (body: [UInt8], size: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw BenchmarkError("socket") }
         defer { close(descriptor) }
@@ -52,19 +62,18 @@ final class DaemonUnderTest: Sendable {
         guard connected == 0 else { throw BenchmarkError("connect") }
         let request = "GET \(path) HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
         _ = request.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        // One growing buffer read into in place: the client must not be the slow side of a
-        // 100 MB response.
-        var response = [UInt8](repeating: 0, count: 1 << 20)
-        var length = 0
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
         while true {
-            if response.count - length < 1 << 18 { response += [UInt8](repeating: 0, count: response.count) }
-            let count = response.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + length, $0.count - length, 0) }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
-            length += count
+            // Keep the head (and the body when asked); otherwise only count.
+            if keepBody || response.count < 4096 { response += buffer[0..<count] }
+            total += count
         }
-        response.removeSubrange(length...)
-        guard let end = Benchmark.find([13, 10, 13, 10], in: response) else { throw BenchmarkError("no HTTP response") }
-        return Array(response[(end + 4)...])
+        guard let end = Benchmark.find([13, 10, 13, 10], in: Array(response.prefix(8192))) else { throw BenchmarkError("no HTTP response") }
+        return (Array(response[(end + 4)...]), total - end - 4)
     }
 
     /// The value of one sample line of `/metrics`, e.g. `syncmon_events_received_total{transport="push"}`.

@@ -89,6 +89,32 @@ public struct HTTPRouter: Sendable {
         self.renderer = renderer
     }
 
+    /// A `/metrics` answer to be written as it is rendered; see ``streamedMetrics(for:now:)``.
+    public struct StreamedMetrics: Sendable {
+        public var contentType: String
+        /// Renders the exposition, handing each piece to the sink as it is written.
+        public var render: @Sendable (_ sink: @escaping @Sendable ([UInt8]) -> Void) -> Void
+    }
+
+    /// `/metrics` for the HTTP server: rendered in pieces off the event loop while the earlier
+    /// pieces are already being sent (`respond(to:)` gives the same bytes whole).
+    public func streamedMetrics(for request: HTTPRequest, now: Timestamp = WallClock.now()) -> StreamedMetrics? {
+        guard request.path == "/metrics", request.method == .GET else { return nil }
+        let format = ExpositionFormat.negotiate(accept: request.accept)
+        let snapshot = self.store.snapshot()
+        let renderer = self.renderer
+        return StreamedMetrics(contentType: format.contentType) { sink in
+            renderer.stream(
+                monitor: snapshot.monitor,
+                received: snapshot.received,
+                process: ProcessMetrics.current(),
+                format: format,
+                now: now,
+                sink: sink
+            )
+        }
+    }
+
     public func respond(to request: HTTPRequest, now: Timestamp = WallClock.now()) -> HTTPResponse {
         guard request.method == .GET || request.method == .HEAD else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are served\n")

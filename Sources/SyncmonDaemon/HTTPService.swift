@@ -2,7 +2,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import Dispatch
 import NIOPosix
+import Synchronization
 import ServiceLifecycle
 import SyncmonCore
 
@@ -76,6 +78,49 @@ public struct HTTPService: Service {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return (host.isEmpty ? "0.0.0.0" : host, port)
     }
+}
+
+extension HTTPRequestHandler {
+    /// Writes a `/metrics` body as it is rendered: the rendering runs on a global queue, so the
+    /// event loop sends the first pieces while the rest is written (on two cores the two
+    /// overlap). Reading pauses meanwhile, so a pipelined request cannot interleave.
+    func stream(_ streamed: HTTPRouter.StreamedMetrics, head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let keepAlive = head.isKeepAlive
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: streamed.contentType)
+        // No content-length: HTTP/1.1 gets chunked encoding; HTTP/1.0 ends with the connection.
+        if !keepAlive || head.version.minor == 0 { headers.add(name: "connection", value: "close") }
+        context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+        context.flush()
+        let channel = context.channel
+        let closeAfter = !keepAlive || head.version.minor == 0
+        channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        DispatchQueue.global().async {
+            let written = ManagedCount()
+            streamed.render { piece in
+                var buffer = channel.allocator.buffer(capacity: piece.count)
+                buffer.writeBytes(piece)
+                written.add(piece.count)
+                channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+            }
+            let large = written.value > 1 << 20
+            channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in
+                if large { _ = releaseFreedMemory(0) }
+                if closeAfter {
+                    channel.close(promise: nil)
+                } else {
+                    channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in channel.read() }
+                }
+            }
+        }
+    }
+}
+
+/// Bytes handed to the channel by a streamed response.
+private final class ManagedCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func add(_ bytes: Int) { self.count.wrappingAdd(bytes, ordering: .relaxed) }
+    var value: Int { self.count.load(ordering: .relaxed) }
 }
 
 /// Answers 431 and closes when a request head grows past the limit (SPEC §8: 8 KiB).
@@ -152,7 +197,12 @@ final class HTTPRequestHandler: ChannelInboundHandler {
         case .end:
             guard let head = self.head else { return }
             self.head = nil
-            let response = self.router.respond(to: HTTPRequest(head: head))
+            let request = HTTPRequest(head: head)
+            if let streamed = self.router.streamedMetrics(for: request) {
+                self.stream(streamed, head: head, context: context)
+                return
+            }
+            let response = self.router.respond(to: request)
             var headers = HTTPHeaders()
             headers.add(name: "content-type", value: response.contentType)
             headers.add(name: "content-length", value: String(response.body.count))

@@ -111,7 +111,7 @@ public struct MetricsRenderer: Sendable {
         static let reasons = RejectionReason.allCases.map { LabelSet("reason", $0.description) }
     }
 
-    /// Renders the exposition. `sizeHint` (the previous size) avoids regrowing the buffer.
+    /// Renders the exposition whole. `sizeHint` (the previous size) avoids regrowing the buffer.
     public func render(
         monitor: Monitor,
         received: [UInt64],
@@ -121,6 +121,34 @@ public struct MetricsRenderer: Sendable {
         sizeHint: Int = 64 * 1024
     ) -> [UInt8] {
         var writer = ExpositionWriter(format: format, capacity: sizeHint + sizeHint / 8)
+        self.write(into: &writer, monitor: monitor, received: received, process: process, now: now)
+        return writer.finish()
+    }
+
+    /// Renders the exposition in pieces of about `pieceSize` bytes, handed to `sink` as they are
+    /// written: `/metrics` starts sending before the last family is written, and a large
+    /// exposition is never held whole.
+    public func stream(
+        monitor: Monitor,
+        received: [UInt64],
+        process: ProcessMetrics,
+        format: ExpositionFormat,
+        now: Timestamp,
+        pieceSize: Int = 1 << 20,
+        sink: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        var writer = ExpositionWriter(format: format, pieceSize: pieceSize, sink: sink)
+        self.write(into: &writer, monitor: monitor, received: received, process: process, now: now)
+        _ = writer.finish()
+    }
+
+    private func write(
+        into writer: inout ExpositionWriter,
+        monitor: Monitor,
+        received: [UInt64],
+        process: ProcessMetrics,
+        now: Timestamp
+    ) {
         writer.family(Families.buildInfo)
         writer.sample(Families.buildInfo, labels: LabelSet(["version": self.version, "revision": self.revision]), value: 1)
 
@@ -251,6 +279,5 @@ public struct MetricsRenderer: Sendable {
         writer.sample(Families.openFDs, value: process.openFileDescriptors)
         writer.family(Families.maxFDs)
         writer.sample(Families.maxFDs, value: process.maximumFileDescriptors)
-        return writer.finish()
     }
 }

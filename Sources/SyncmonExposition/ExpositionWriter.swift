@@ -34,6 +34,10 @@ public struct ExpositionWriter: Sendable {
     /// The family whose header was written last; samples must belong to it. Only read by assertions.
     private var openFamily: String = ""
 
+    /// Where finished pieces go when the exposition is streamed, and how large a piece gets.
+    private let sink: (@Sendable ([UInt8]) -> Void)?
+    private let flushThreshold: Int
+
     /// Creates a writer with room for `capacity` bytes before the buffer has to grow.
     ///
     /// Passing the previous scrape's ``byteCount`` (plus a little) avoids every reallocation; ~90 bytes
@@ -42,6 +46,19 @@ public struct ExpositionWriter: Sendable {
         self.format = format
         self.buffer = Array(repeating: 0, count: max(capacity, 256))
         self.length = 0
+        self.sink = nil
+        self.flushThreshold = .max
+    }
+
+    /// Creates a writer that streams: each time about `pieceSize` bytes are written they are
+    /// handed to `sink` and the room is reused, so a large exposition is never held whole and
+    /// can be sent while the rest is still being written. Pieces end at line boundaries.
+    public init(format: ExpositionFormat, pieceSize: Int, sink: @escaping @Sendable ([UInt8]) -> Void) {
+        self.format = format
+        self.buffer = Array(repeating: 0, count: max(pieceSize + pieceSize / 4, 4096))
+        self.length = 0
+        self.sink = sink
+        self.flushThreshold = max(pieceSize, 256)
     }
 
     /// Bytes written so far.
@@ -96,12 +113,26 @@ public struct ExpositionWriter: Sendable {
 
     /// Returns the finished exposition, ending OpenMetrics output with the `# EOF` line it requires
     /// (a response without it must be treated as wholly invalid).
+    ///
+    /// A streaming writer hands its last piece to the sink and returns nothing.
     public consuming func finish() -> [UInt8] {
         if self.format == .openMetrics {
             self.write(Array("# EOF\n".utf8))
         }
+        if let sink = self.sink {
+            if self.length > 0 { sink(Array(self.buffer[..<self.length])) }
+            return []
+        }
         self.buffer.removeLast(self.buffer.count - self.length)
         return self.buffer
+    }
+
+    /// Hands the written bytes to the sink once a piece is full (streaming writers only).
+    @inline(__always)
+    private mutating func flushIfFull() {
+        guard self.length >= self.flushThreshold, let sink = self.sink else { return }
+        sink(Array(self.buffer[..<self.length]))
+        self.length = 0
     }
 
     // MARK: - Internals shared by the typed writers
@@ -164,6 +195,7 @@ public struct ExpositionWriter: Sendable {
             return cursor.position - start
         }
         self.length += written
+        self.flushIfFull()
     }
 
     /// Appends pre-rendered bytes (headers, `# EOF`).
@@ -177,6 +209,7 @@ public struct ExpositionWriter: Sendable {
             cursor.put(bytes)
         }
         self.length += bytes.count
+        self.flushIfFull()
     }
 
     /// Makes room for at least `needed` more bytes, at least doubling so growth stays amortized O(1).
