@@ -7,4 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --static-swift-stdlib --product syncmon
 swift build -c release --static-swift-stdlib --product syncmon-bench
-exec .build/release/syncmon-bench "$@"
+# Allocation counts: a small malloc counter, preloaded (scripts/bench/malloc-count.c).
+mkdir -p .build/bench
+cc -O2 -shared -fPIC -o .build/bench/malloc-count.so scripts/bench/malloc-count.c
+LD_PRELOAD="$PWD/.build/bench/malloc-count.so" exec .build/release/syncmon-bench "$@"

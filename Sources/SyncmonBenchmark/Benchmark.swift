@@ -52,6 +52,31 @@ struct Benchmark {
         guard accepted == UInt64(events) else { throw BenchmarkError("benchmark traffic must be all valid (\(accepted) of \(events))") }
         let rate = Double(events) / best
         print(Self.row("decode + apply, 1 core (\(buffer.count / events) B lines)", "\(Self.grouped(rate)) events/s", "≥ 1,000,000 events/s", rate >= 1_000_000))
+
+        // Allocations per event in steady state: one more pass over the same lines with every
+        // pair already tracked, counted by the preloaded malloc counter.
+        guard let counter = Self.allocationCounter() else {
+            print(Self.row("heap allocations per event", "not counted (run through scripts/benchmark.sh)", "0 in steady state", false))
+            return
+        }
+        var monitor = Monitor()
+        let decoder = EventDecoder()
+        var framer = LineFramer()
+        let warmup = min(buffer.count, 1 << 20)
+        let split = buffer[..<warmup].lastIndex(of: 10).map { $0 + 1 } ?? 0
+        let apply = { (bytes: UnsafeRawBufferPointer) in
+            framer.feed(bytes) { line in
+                guard case .line(let text) = line, case .event(let event) = decoder.decode(text) else { return }
+                monitor.apply(event, at: event.time ?? Timestamp(seconds: 0))
+            }
+        }
+        buffer[..<split].withUnsafeBytes { apply($0) }
+        let before = counter()
+        buffer[split...].withUnsafeBytes { apply($0) }
+        let allocations = counter() - before
+        let counted = Int(monitor.accepted) - buffer[..<split].filter { $0 == 10 }.count
+        let perEvent = Double(allocations) / Double(max(counted, 1))
+        print(Self.row("heap allocations per event (steady state)", "\(Self.fixed(perEvent, 4)) (\(allocations) in \(Self.grouped(Double(counted))) events)", "0", allocations == 0))
     }
 
     /// `syncmon replay` of a generated file, as a whole process, and the same file through mtail
@@ -144,10 +169,14 @@ struct Benchmark {
             var best = Double.infinity
             var size = 0
             for _ in 0..<5 {
+                // The daemon's path: streamed in 1 MiB pieces (here counted and dropped).
+                let written = Atomic<Int>(0)
                 let started = Self.monotonicSeconds()
-                let body = renderer.render(monitor: monitor, received: [0, 0], process: ProcessMetrics(), format: .prometheusText, now: Timestamp(seconds: 1_795_000_100), sizeHint: size)
+                renderer.stream(monitor: monitor, received: [0, 0], process: ProcessMetrics(), format: .prometheusText, now: Timestamp(seconds: 1_795_000_100)) {
+                    written.wrappingAdd($0.count, ordering: .relaxed)
+                }
                 best = min(best, Self.monotonicSeconds() - started)
-                size = body.count
+                size = written.load(ordering: .relaxed)
             }
             let milliseconds = best * 1000
             print(Self.row("/metrics render, \(Self.grouped(Double(monitor.pairs.count))) pairs", "\(Self.fixed(milliseconds, 2)) ms, \(Self.grouped(Double(size) / 1024)) KiB", "≤ \(Int(target)) ms", milliseconds <= target))
@@ -205,6 +234,13 @@ struct Benchmark {
         }
         let perPair = (daemon.residentBytes - baseResident) / (pairs - 400)
         print(Self.row("daemon RSS per pair", "\(Self.fixed(perPair / 1024, 2)) KiB (\(Self.fixed(daemon.residentBytes / 1_048_576, 1)) MiB at \(Self.grouped(pairs)))", "≤ 10 KiB", perPair <= 10 * 1024))
+    }
+
+    /// The preloaded malloc counter's reader, when scripts/benchmark.sh preloaded it.
+    static func allocationCounter() -> (() -> UInt)? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncmon_bench_allocations") else { return nil }
+        let function = unsafeBitCast(symbol, to: (@convention(c) () -> UInt).self)
+        return { function() }
     }
 
     // MARK: - Output
@@ -299,8 +335,18 @@ struct Benchmark {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The malloc counter is for this process only: daemons and replays run as they would in
+        // production, without it.
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            if strncmp(variable, "LD_PRELOAD=", 11) != 0 { environment.append(strdup(variable)) }
+            entry += 1
+        }
+        environment.append(nil)
+        defer { environment.forEach { free($0) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { throw BenchmarkError("cannot start \(path)") }
+        guard posix_spawn(&pid, path, &actions, nil, argv, environment) == 0 else { throw BenchmarkError("cannot start \(path)") }
         return pid
     }
 
