@@ -60,38 +60,6 @@ public struct StateFile: Sendable {
             savedAt: now,
             pairs: monitor.pairs.sorted { $0.key < $1.key }.map { Document.Entry(engine: $0.key.engine, database: $0.key.database, state: $0.value) }
         )
-        let data = try JSONEncoder().encode(document)
-        try PushIngestService.prepareDirectory(of: self.path)
-        let temporary = self.path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DaemonError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        var failure: String?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if let failure {
-            unlink(temporary)
-            throw DaemonError("cannot write \(temporary): \(failure)")
-        }
-        guard rename(temporary, self.path) == 0 else {
-            throw DaemonError("cannot rename \(temporary): \(String(cString: strerror(errno)))")
-        }
-        // Make the rename itself durable.
-        let directory = open(self.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        try AtomicFile.write(Array(try JSONEncoder().encode(document)), to: self.path)
     }
 }
