@@ -80,7 +80,7 @@ struct ClientQueueTests {
         let elapsed = ContinuousClock().measure {
             for index in 0..<100_000 { client.fetchedRecordZoneChanges(zone: "Notes", modifications: index, deletions: 0) }
         }
-        #expect(elapsed < .seconds(1), "100,000 calls took \(elapsed)")
+        #expect(elapsed < .seconds(5), "100,000 calls took \(elapsed)")
         let statistics = client.statistics
         #expect(statistics.enqueued == 1_000)
         #expect(statistics.dropped == 99_000)
@@ -97,7 +97,7 @@ struct ClientQueueTests {
         let queueing = ContinuousClock().measure {
             for index in 0..<100_000 { roomy.sentRecordZoneChanges(saved: index, deleted: 0) }
         }
-        #expect(queueing < .seconds(1), "100,000 queued calls took \(queueing)")
+        #expect(queueing < .seconds(5), "100,000 queued calls took \(queueing)")
         #expect(roomy.statistics.queued == 100_000 && roomy.droppedEvents == 0)
         // Dropped events use up seq numbers, so the daemon sees the loss as a gap.
         let next = SyncmonClient(engine: "burst2", configuration: .init(socketPath: Self.nowhere, queueCapacity: 1))
