@@ -85,6 +85,51 @@ final class DaemonUnderTest: Sendable {
         return nil
     }
 
+    /// A keep-alive HTTP connection for repeated small GETs (the status poller): one TCP
+    /// connection for all polls, as a monitoring client would keep.
+    final class KeepAliveClient {
+        let descriptor: Int32
+        private var pending: [UInt8] = []
+
+        init(port: Int) throws {
+            self.descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(self.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard self.descriptor >= 0, connected == 0 else { throw BenchmarkError("cannot connect to port \(port)") }
+            var one: Int32 = 1
+            setsockopt(self.descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+
+        deinit { close(self.descriptor) }
+
+        /// One GET on the open connection; the body (the response must carry content-length).
+        func get(_ path: String) throws -> [UInt8] {
+            let request = "GET \(path) HTTP/1.1\r\nHost: bench\r\n\r\n"
+            _ = request.withCString { Glibc.send(self.descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                if let end = Benchmark.find([13, 10, 13, 10], in: self.pending) {
+                    let head = String(decoding: self.pending[..<end], as: UTF8.self).lowercased()
+                    let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                        .flatMap { Int($0.dropFirst("content-length:".count).filter { $0 != " " }) } ?? 0
+                    if self.pending.count >= end + 4 + length {
+                        let body = Array(self.pending[(end + 4)..<(end + 4 + length)])
+                        self.pending.removeFirst(end + 4 + length)
+                        return body
+                    }
+                }
+                let count = buffer.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { throw BenchmarkError("the daemon closed the status connection") }
+                self.pending += buffer[0..<count]
+            }
+        }
+    }
+
     /// A connected push-socket descriptor.
     func connect() throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
