@@ -49,26 +49,15 @@ public struct EventLineRenderer: Sendable {
 
     /// Whether `name` is a valid engine identifier: 1–64 characters of `[A-Za-z0-9._-]`.
     public static func isValidEngineName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy(Self.isNameByte)
+        EngineName.isValid(name.utf8)
     }
 
     /// `name` made valid: other characters become `_`, the result is cut to 64 characters, and
     /// an empty name becomes `engine`.
     public static func sanitizedEngineName(_ name: String) -> String {
         if self.isValidEngineName(name) { return name }
-        let bytes = name.utf8.prefix(64).map { Self.isNameByte($0) ? $0 : UInt8(ascii: "_") }
+        let bytes = name.utf8.prefix(64).map { EngineName.isAllowed($0) ? $0 : UInt8(ascii: "_") }
         return bytes.isEmpty ? "engine" : String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-            true
-        default:
-            false
-        }
     }
 
     /// The line for `event` (without the newline). `time` `nil` leaves `time` out (the daemon

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncmonCore
+import SyncmonDaemon
 
 #if canImport(Glibc)
 import Glibc
@@ -50,19 +51,13 @@ struct ReplayCommand: ParsableCommand {
 
     /// Replays the stream and evaluates status at the end (no printing).
     func replay() throws -> ReplayReport {
-        let wallClock = Self.wallClock()
+        let wallClock = WallClock.now()
         let configuration = MonitorConfiguration(thresholds: self.stallThresholds.applied(to: .defaults), maximumPairs: .max)
         var session = ReplaySession(configuration: configuration)
         try ByteStream.read(path: self.file) { session.feed($0) }
         session.finish(fallbackTime: wallClock)
         let now = session.now(advancedBy: self.advance.span, fallbackTime: wallClock)
         return ReplayReport(session: session, now: now, rows: session.monitor.rows(at: now))
-    }
-
-    static func wallClock() -> Timestamp {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Timestamp(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
     }
 }
 

@@ -99,7 +99,7 @@ struct SimulateCommand: AsyncParsableCommand {
         guard self.rate > 0, self.rate.isFinite else { throw ValidationError("--rate must be above 0") }
         guard self.heartbeat.span > .zero else { throw ValidationError("--heartbeat must be above 0") }
         if let duration, duration.span <= .zero { throw ValidationError("--duration must be above 0") }
-        guard InlineName(self.prefix) != nil, !self.prefix.isEmpty, EventLineRenderer.isValidEngineName(self.prefix) else {
+        guard EngineName.parse(self.prefix) != nil else {
             throw ValidationError("--prefix must be characters of [A-Za-z0-9._-]")
         }
         if self.stdout {

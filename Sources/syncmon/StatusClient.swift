@@ -23,9 +23,7 @@ struct StatusClient {
         path += "/api/v1/status"
         if let engine {
             // Engine names are [A-Za-z0-9._-] only, so nothing needs percent-encoding.
-            guard !engine.isEmpty, engine.utf8.count <= 64,
-                engine.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
-            else { throw Unreachable(description: "engine names are 1-64 characters of [A-Za-z0-9._-], not \(engine)") }
+            guard EngineName.isValid(engine.utf8) else { throw Unreachable(description: "engine names are 1-64 characters of [A-Za-z0-9._-], not \(engine)") }
             path += "?engine=" + engine
         }
         let body = try self.get(host: host, port: port, path: path)
@@ -169,12 +167,5 @@ struct StatusJSON: Decodable {
             return .failed(started: started, ended: ended, error: PhaseError(code: code, errorClass: errorClass))
         default: return .notStarted
         }
-    }
-}
-
-extension UInt8 {
-    fileprivate var isASCIIAlphanumeric: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

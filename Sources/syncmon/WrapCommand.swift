@@ -51,7 +51,7 @@ struct WrapCommand: ParsableCommand {
     mutating func validate() throws {
         if self.command.first == "--" { self.command.removeFirst() }
         guard !self.command.isEmpty else { throw ValidationError("give the command to run after --") }
-        guard InlineName(self.engine) != nil, Self.isEngineName(self.engine) else {
+        guard EngineName.parse(self.engine) != nil else {
             throw ValidationError("engine names are 1-64 characters of [A-Za-z0-9._-]")
         }
     }
@@ -89,14 +89,6 @@ struct WrapCommand: ParsableCommand {
             try UnixSocketWriter.send(Array((object.rendered + "\n").utf8), to: socket)
         } catch {
             printError("syncmon wrap: warning: \(error); running the command anyway")
-        }
-    }
-
-    private static func isEngineName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
         }
     }
 }

@@ -338,17 +338,8 @@ private struct RawFields {
     private static func engineName(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<InlineName> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
         return try scanner.withString { bytes in
-            guard let bytes, !bytes.isEmpty, let name = InlineName(bytes: bytes) else { return .invalid }
-            let valid = bytes.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                    true
-                default:
-                    false
-                }
-            }
-            return valid ? .value(name) : .invalid
+            guard let bytes, EngineName.isValid(bytes), let name = InlineName(bytes: bytes) else { return .invalid }
+            return .value(name)
         }
     }
 
