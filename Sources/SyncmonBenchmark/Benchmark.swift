@@ -17,17 +17,25 @@ import Glibc
 @main
 struct Benchmark {
     static func main() throws {
-        let arguments = CommandLine.arguments
-        let events = arguments.count > 1 ? Int(arguments[1]) ?? 2_000_000 : 2_000_000
-        let replayLines = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // `--only SECTION` runs one section (decode, replay, render, daemon, latency): handy
+        // while profiling one figure.
+        var only: String?
+        if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
+            only = arguments[index + 1]
+            arguments.removeSubrange(index...index + 1)
+        }
+        let events = arguments.count > 0 ? Int(arguments[0]) ?? 2_000_000 : 2_000_000
+        let replayLines = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
         let binary = Self.siblingBinary("syncmon")
+        func selected(_ section: String) -> Bool { only == nil || only == section }
         print("syncmon benchmark (release build; 2 cores shared with everything else on this machine)")
         print(Self.header())
-        try Self.decodeAndApply(events: events)
-        try Self.replay(binary: binary, lines: replayLines)
-        Self.renderMetrics()
-        try Self.daemon(binary: binary, events: replayLines)
-        try Self.latency(binary: binary)
+        if selected("decode") { try Self.decodeAndApply(events: events) }
+        if selected("replay") { try Self.replay(binary: binary, lines: replayLines) }
+        if selected("render") { Self.renderMetrics() }
+        if selected("daemon") { try Self.daemon(binary: binary, events: replayLines) }
+        if selected("latency") { try Self.latency(binary: binary) }
     }
 
     /// Decode + apply, best of three passes over the same lines (a warm steady state).
@@ -123,7 +131,9 @@ struct Benchmark {
     /// until it shows it.
     static func latency(binary: String) throws {
         let daemon = try DaemonUnderTest(binary: binary)
-        let load = SyntheticTraffic(engines: 100).lines(count: 600_000)
+        // Live traffic: event times run with the wall clock at the sending rate, as a real
+        // engine's would (old times would make every pair look stalled and flood the log).
+        let load = SyntheticTraffic(engines: 100, start: WallClock.now(), spacing: TimeSpan(microseconds: 100)).lines(count: 600_000)
         let stop = StopFlag()
         let background = DispatchGroup()
         DispatchQueue.global().async(group: background) { daemon.sendPaced(load, eventsPerSecond: 10_000, until: stop) }
@@ -136,19 +146,32 @@ struct Benchmark {
         defer { close(probe) }
         let poller = try DaemonUnderTest.KeepAliveClient(port: daemon.port)
         var samples: [Double] = []
-        for value in 1...200 {
+        for value in 1...1000 {
             let line = #"{"v":1,"engine":"latency-probe","type":"stateUpdate","pendingRecordZoneChanges":\#(value),"pendingDatabaseChanges":0}"# + "\n"
             let marker = Array(#""recordZone": \#(value),"#.utf8)
             let started = Self.monotonicSeconds()
             _ = line.withCString { Glibc.send(probe, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-            while Self.find(marker, in: try poller.get("/api/v1/status?engine=latency-probe")) == nil {
+            var polls = 0
+            var slowestGet = 0.0
+            while true {
+                let getStarted = Self.monotonicSeconds()
+                let body = try poller.get("/api/v1/status?engine=latency-probe")
+                slowestGet = max(slowestGet, Self.monotonicSeconds() - getStarted)
+                polls += 1
+                if Self.find(marker, in: body) != nil { break }
                 if Self.monotonicSeconds() - started > 2 { throw BenchmarkError("probe \(value) never showed up") }
                 // Poll every 0.2 ms rather than spinning: a spinning poller would take one of
                 // the two cores from the daemon it measures.
                 usleep(200)
             }
-            samples.append(Self.monotonicSeconds() - started)
-            usleep(10_000)
+            let elapsed = Self.monotonicSeconds() - started
+            if BenchmarkDiagnostics.verbose, elapsed > 0.002 {
+                print("  slow probe \(value): \(Self.fixed(elapsed * 1000, 2)) ms, \(polls) polls, slowest GET \(Self.fixed(slowestGet * 1000, 2)) ms, wall \(Self.fixed(Self.wallSeconds().truncatingRemainder(dividingBy: 1), 3))")
+            }
+            samples.append(elapsed)
+            // A random gap, so probes fall at every phase of the sender's 10 ms slices
+            // rather than beating with them.
+            usleep(UInt32.random(in: 2000..<6000))
         }
         samples.sort()
         let p50 = samples[samples.count / 2] * 1000
@@ -281,6 +304,12 @@ struct Benchmark {
 
     // MARK: - Process and file helpers
 
+    static func wallSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
@@ -374,4 +403,9 @@ final class StopFlag: Sendable {
 struct BenchmarkError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Diagnostics for profiling runs: `SYNCMON_BENCH_VERBOSE=1` prints each slow latency probe.
+enum BenchmarkDiagnostics {
+    static let verbose = getenv("SYNCMON_BENCH_VERBOSE") != nil
 }

@@ -7,6 +7,8 @@ struct SyntheticTraffic {
     /// The number of the first engine (`engine-NNN`), to give connections disjoint engines.
     var firstEngine = 0
     var start = Timestamp(seconds: 1_795_000_000)
+    /// Event time between consecutive lines.
+    var spacing = TimeSpan(microseconds: 1000)
 
     /// `count` lines, each ending in `\n`, as one buffer.
     func lines(count: Int) -> [UInt8] {
@@ -19,7 +21,7 @@ struct SyntheticTraffic {
             sequence[pair] += 1
             let engine = "engine-" + String(self.firstEngine + pair / 2).leftPadded(to: 3)
             let database = pair % 2 == 0 ? "private" : "shared"
-            let time = RFC3339.format(self.start.adding(TimeSpan(microseconds: Int64(index) * 1000)))
+            let time = RFC3339.format(self.start.adding(TimeSpan(microseconds: Int64(index) * self.spacing.microseconds)))
             var line = #"{"v":1,"engine":"\#(engine)","database":"\#(database)","time":"\#(time)","seq":\#(step),"#
             line += Self.body(step: step)
             line += "}\n"

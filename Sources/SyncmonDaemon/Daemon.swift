@@ -28,6 +28,10 @@ public enum Daemon {
         persistence.restore()
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
+        // HTTP has an event loop of its own: a status request or scrape must not queue behind
+        // a connection's read being decoded, applied and logged on a shared loop (under a burst
+        // of state changes, logging alone held a shared loop for milliseconds).
+        let httpGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let readiness = ReadinessLatch(count: 2)
         let activated = (try? SocketActivation.listenedSockets()) ?? []
         let eventsDescriptor = activated.first { $0.name == "events" || $0.name == "syncmon.socket" }?.fileDescriptor
@@ -49,7 +53,7 @@ public enum Daemon {
         let http = HTTPService(
             configuration: configuration,
             router: HTTPRouter(store: store, renderer: renderer),
-            group: group,
+            group: httpGroup,
             readiness: readiness,
             logger: logger
         )
@@ -76,6 +80,7 @@ public enum Daemon {
             logger.notice("syncmon stopped", metadata: [SyncmonMetadataKey.messageID: MessageID.daemonStopping.metadataValue])
         }
         try await serviceGroup.run()
+        try await httpGroup.shutdownGracefully()
         try await group.shutdownGracefully()
     }
 }

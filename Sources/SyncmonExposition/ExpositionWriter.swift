@@ -35,7 +35,7 @@ public struct ExpositionWriter: Sendable {
     private var openFamily: String = ""
 
     /// Where finished pieces go when the exposition is streamed, and how large a piece gets.
-    private let sink: (@Sendable ([UInt8]) -> Void)?
+    private let sink: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     private let flushThreshold: Int
 
     /// Creates a writer with room for `capacity` bytes before the buffer has to grow.
@@ -53,7 +53,10 @@ public struct ExpositionWriter: Sendable {
     /// Creates a writer that streams: each time about `pieceSize` bytes are written they are
     /// handed to `sink` and the room is reused, so a large exposition is never held whole and
     /// can be sent while the rest is still being written. Pieces end at line boundaries.
-    public init(format: ExpositionFormat, pieceSize: Int, sink: @escaping @Sendable ([UInt8]) -> Void) {
+    ///
+    /// The sink borrows each piece: the bytes are valid only during the call (copy them into
+    /// whatever sends them), which spares a copy of the whole exposition.
+    public init(format: ExpositionFormat, pieceSize: Int, sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
         self.format = format
         self.buffer = Array(repeating: 0, count: max(pieceSize + pieceSize / 4, 4096))
         self.length = 0
@@ -120,7 +123,7 @@ public struct ExpositionWriter: Sendable {
             self.write(Array("# EOF\n".utf8))
         }
         if let sink = self.sink {
-            if self.length > 0 { sink(Array(self.buffer[..<self.length])) }
+            if self.length > 0 { self.handOut(to: sink) }
             return []
         }
         self.buffer.removeLast(self.buffer.count - self.length)
@@ -131,8 +134,14 @@ public struct ExpositionWriter: Sendable {
     @inline(__always)
     private mutating func flushIfFull() {
         guard self.length >= self.flushThreshold, let sink = self.sink else { return }
-        sink(Array(self.buffer[..<self.length]))
+        self.handOut(to: sink)
         self.length = 0
+    }
+
+    /// Lends the written bytes to `sink`.
+    private func handOut(to sink: @Sendable (UnsafeRawBufferPointer) -> Void) {
+        let length = self.length
+        self.buffer.withUnsafeBytes { sink(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
     }
 
     // MARK: - Internals shared by the typed writers

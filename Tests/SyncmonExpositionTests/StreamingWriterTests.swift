@@ -18,7 +18,7 @@ struct StreamingWriterTests {
         let sample = SampleExposition(engineCount: 40)
         let whole = sample.render(format)
         let pieces = Pieces()
-        var writer = ExpositionWriter(format: format, pieceSize: 4096) { pieces.append($0) }
+        var writer = ExpositionWriter(format: format, pieceSize: 4096) { pieces.append(Array($0)) }
         sample.write(into: &writer)
         #expect(writer.finish().isEmpty)
         let collected = pieces.all

@@ -42,6 +42,8 @@ struct LogfmtFormatterTests {
             ("bell\u{07}", "\"bell\\u0007\""),
             ("ünïcödé", "ünïcödé"),
             ("no\u{00A0}break", "\"no\u{00A0}break\""),
+            ("ideographic\u{3000}space", "\"ideographic\u{3000}space\""),
+            ("del\u{7F}", "\"del\\u007f\""),
         ]
     )
     func valueQuoting(value: String, rendered: String) {
