@@ -217,10 +217,10 @@ struct Benchmark {
         usleep(2_000_000)
         let idleResident = daemon.residentBytes
         print(Self.row("daemon RSS, idle", "\(Self.fixed(idleResident / 1_048_576, 1)) MiB", "≤ 20 MiB", idleResident <= 20 * 1_048_576))
-        let cpuBefore = daemon.cpuSeconds
+        let cpuBefore = daemon.threadCPUNanoseconds
         let window = 15.0
         usleep(UInt32(window * 1_000_000))
-        let idleCPU = (daemon.cpuSeconds - cpuBefore) * 60 / window
+        let idleCPU = daemon.cpuSeconds(since: cpuBefore) * 60 / window
         print(Self.row("daemon CPU, idle", "\(Self.fixed(idleCPU, 3)) s per minute", "≤ 0.1 s per minute", idleCPU <= 0.1))
 
         // Push ingest: four connections, each with its own engines, as a fleet of engines would.

@@ -142,6 +142,15 @@ public struct MetricsRenderer: Sendable {
         _ = writer.finish()
     }
 
+    /// The `phase`, `class` and `code` labels of one `syncmon_errors_total` series.
+    private static func errorLabels(_ key: ErrorCounterKey) -> LabelSet {
+        LabelSet([
+            "phase": key.phase?.description ?? "none",
+            "class": (key.code.known?.errorClass ?? .actionable).description,
+            "code": key.code.description,
+        ])
+    }
+
     private func write(
         into writer: inout ExpositionWriter,
         monitor: Monitor,
@@ -220,13 +229,12 @@ public struct MetricsRenderer: Sendable {
             writer.sample(Families.pending, labels: labels[index], extra: Labels.database, value: Int(pair.value.pendingDatabaseChanges))
         }
         writer.family(Families.errors)
+        // The same few codes recur across engines: render each label set once per scrape.
+        var errorLabels: [ErrorCounterKey: LabelSet] = [:]
         for (index, pair) in pairs.enumerated() {
             for (key, count) in pair.value.errors.sorted(by: { $0.key < $1.key }) {
-                let extra = LabelSet([
-                    "phase": key.phase?.description ?? "none",
-                    "class": (key.code.known?.errorClass ?? .actionable).description,
-                    "code": key.code.description,
-                ])
+                let extra = errorLabels[key] ?? Self.errorLabels(key)
+                errorLabels[key] = extra
                 writer.sample(Families.errors, labels: labels[index], extra: extra, value: count)
             }
         }
