@@ -28,6 +28,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // zlib: gzip for /metrics, compressed off the event loop as it is rendered.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // journald log handler, sd_notify, socket activation: the only module that imports CSystemd.
         .target(
             name: "SyncmonSystemd",
@@ -51,6 +57,7 @@ let package = Package(
         .target(
             name: "SyncmonDaemon",
             dependencies: [
+                "CZlib",
                 "SyncmonCore",
                 "SyncmonExposition",
                 "SyncmonSystemd",

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what syncmon needs from Debian 12's packages. Idempotent: only what is missing.
-#   scripts/install-deps.sh          what building and running needs (libsystemd-dev)
+#   scripts/install-deps.sh          what building and running needs (libsystemd-dev, zlib1g-dev)
 #   scripts/install-deps.sh --test   plus the real components the tests run against:
 #                                    promtool and prometheus (prometheus), systemd-journald,
 #                                    journalctl and systemd-analyze (systemd); python3 and curl
 #                                    for scripts/test-deploy.sh
 set -euo pipefail
 
-packages=(libsystemd-dev pkg-config)
+packages=(libsystemd-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
     packages+=(systemd prometheus python3 curl)
 fi

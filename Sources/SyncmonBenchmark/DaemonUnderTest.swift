@@ -44,11 +44,11 @@ final class DaemonUnderTest: Sendable {
 
     /// A GET that only counts the body's bytes, reading into one fixed buffer: a client that
     /// must not be the slow side of a 100 MB response, as Prometheus is not.
-    func bodySize(_ path: String) throws -> Int {
-        try self.request(path, keepBody: false).size
+    func bodySize(_ path: String, acceptEncoding: String? = nil) throws -> Int {
+        try self.request(path, keepBody: false, acceptEncoding: acceptEncoding).size
     }
 
-    private func request(_ path: String, keepBody: Bool) throws -> (body: [UInt8], size: Int) {
+    private func request(_ path: String, keepBody: Bool, acceptEncoding: String? = nil) throws -> (body: [UInt8], size: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw BenchmarkError("socket") }
         defer { close(descriptor) }
@@ -60,7 +60,8 @@ final class DaemonUnderTest: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw BenchmarkError("connect") }
-        let request = "GET \(path) HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
+        let encoding = acceptEncoding.map { "Accept-Encoding: \($0)\r\n" } ?? ""
+        let request = "GET \(path) HTTP/1.1\r\nHost: bench\r\n\(encoding)Connection: close\r\n\r\n"
         _ = request.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

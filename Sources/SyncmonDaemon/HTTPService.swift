@@ -2,7 +2,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
-import Dispatch
 import NIOPosix
 import Synchronization
 import ServiceLifecycle
@@ -15,8 +14,9 @@ import Glibc
 /// The HTTP listener (SPEC §4): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
 ///
 /// Requests are small and answered from a snapshot of the state model, so the handler runs on
-/// the event loop. Request heads over the limit get 431, slow requests are cut off after the read
-/// timeout, and gzip is used when the client asks for it.
+/// the event loop; `/metrics` is rendered (and gzipped) on threads of its own while the
+/// event loop sends it. Request heads over the limit get 431, slow requests are cut off after
+/// the read timeout, and gzip is used when the client asks for it.
 public struct HTTPService: Service {
     let addresses: [String]
     let router: HTTPRouter
@@ -42,6 +42,14 @@ public struct HTTPService: Service {
 
     public func run() async throws {
         let router = self.router
+        // Rendering threads of their own: a renderer waits for the socket to drain, and a
+        // waiting thread must not be one of the global pool's, where the daemon's async
+        // services (the watchdog among them) run. A client that stops reading is cut off by
+        // the read timeout, which ends the wait; four threads mean it takes four such clients
+        // at once to hold up a scrape (for at most the read timeout).
+        let renderers = NIOThreadPool(numberOfThreads: 4)
+        renderers.start()
+        defer { renderers.shutdownGracefully { _ in } }
         let headLimit = self.configuration.maximumRequestHeadSize
         let timeout = TimeAmount.microseconds(self.configuration.requestReadTimeout.microseconds)
         let bootstrap = ServerBootstrap(group: self.group)
@@ -53,8 +61,14 @@ public struct HTTPService: Service {
                     try pipeline.addHandler(IdleStateHandler(readTimeout: timeout))
                     try pipeline.addHandler(RequestHeadLimiter(limit: headLimit))
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                    try pipeline.addHandler(HTTPResponseCompressor())
-                    try pipeline.addHandler(HTTPRequestHandler(router: router))
+                    try pipeline.addHandler(
+                        HTTPResponseCompressor(responseCompressionPredicate: { head, _ in
+                            guard head.headers.contains(name: HTTPRequestHandler.precompressedMarker) else { return .compressIfPossible }
+                            head.headers.remove(name: HTTPRequestHandler.precompressedMarker)
+                            return .doNotCompress
+                        })
+                    )
+                    try pipeline.addHandler(HTTPRequestHandler(router: router, renderers: renderers))
                 }
             }
         var servers: [any Channel] = []
@@ -81,13 +95,22 @@ public struct HTTPService: Service {
 }
 
 extension HTTPRequestHandler {
-    /// Writes a `/metrics` body as it is rendered: the rendering runs on a global queue, so the
-    /// event loop sends the first pieces while the rest is written (on two cores the two
-    /// overlap). Reading pauses meanwhile, so a pipelined request cannot interleave.
+    /// Marks a response whose body is already compressed, so `HTTPResponseCompressor` passes it
+    /// through; the compressor's predicate removes it before the head is sent.
+    static let precompressedMarker = "x-syncmon-precompressed"
+
+    /// Writes a `/metrics` body as it is rendered: the rendering (and gzip, when asked) runs on a
+    /// rendering thread, so the event loop sends the first pieces while the rest is written (on two
+    /// cores the two overlap). Reading pauses meanwhile, so a pipelined request cannot interleave.
     func stream(_ streamed: HTTPRouter.StreamedMetrics, head: HTTPRequestHead, context: ChannelHandlerContext) {
         let keepAlive = head.isKeepAlive
+        let gzip = ContentCoding.acceptsGzip(head.headers["accept-encoding"])
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: streamed.contentType)
+        if gzip {
+            headers.add(name: "content-encoding", value: "gzip")
+            headers.add(name: Self.precompressedMarker, value: "1")
+        }
         // No content-length: HTTP/1.1 gets chunked encoding; HTTP/1.0 ends with the connection.
         if !keepAlive || head.version.minor == 0 { headers.add(name: "connection", value: "close") }
         context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
@@ -95,25 +118,15 @@ extension HTTPRequestHandler {
         let channel = context.channel
         let closeAfter = !keepAlive || head.version.minor == 0
         channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
-        DispatchQueue.global().async {
-            let written = ManagedCount()
-            let inFlight = PieceWindow()
-            streamed.render { piece in
-                // At most two pieces in flight: one being sent, one queued behind it. Rendering
-                // further ahead only holds the exposition in memory (81 MiB at 10,000 pairs)
-                // and pays a page fault per fresh page; pieces reused this way stay warm.
-                guard inFlight.waitForRoom() else { return }
-                var buffer = channel.allocator.buffer(capacity: piece.count)
-                buffer.writeBytes(piece)
-                written.add(piece.count)
-                inFlight.add(channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))))
-            }
+        self.renderers.submit { _ in
+            let writer = StreamedResponseWriter(channel: channel, gzip: gzip)
+            streamed.render { writer.write($0) }
             // Hand freed memory back only after a very large exposition (~2,000 pairs and
             // up): below that the arena's pages are reused by the next scrape, which would
             // otherwise fault them all in again.
-            let large = written.value > 16 << 20
-            channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in
-                if large { _ = releaseFreedMemory(0) }
+            let large = writer.renderedBytes > 16 << 20
+            writer.finish().whenComplete { _ in
+                if large { Heap.releaseFreedMemory() }
                 if closeAfter {
                     channel.close(promise: nil)
                 } else {
@@ -122,39 +135,6 @@ extension HTTPRequestHandler {
             }
         }
     }
-}
-
-/// The pieces of a streamed response not yet written, so the renderer can wait for the socket.
-///
-/// Only the rendering thread touches it (a global-queue thread that may block, never an event
-/// loop).
-private final class PieceWindow: @unchecked Sendable {
-    private var pending: [EventLoopFuture<Void>] = []
-    private var failed = false
-
-    /// Blocks until fewer than two pieces are pending; false once a write failed (the client
-    /// went away: the rest of the exposition is not worth sending).
-    func waitForRoom() -> Bool {
-        while !self.failed, self.pending.count >= 2 {
-            do {
-                try self.pending.removeFirst().wait()
-            } catch {
-                self.failed = true
-            }
-        }
-        return !self.failed
-    }
-
-    func add(_ write: EventLoopFuture<Void>) {
-        self.pending.append(write)
-    }
-}
-
-/// Bytes handed to the channel by a streamed response.
-private final class ManagedCount: Sendable {
-    private let count = Atomic<Int>(0)
-    func add(_ bytes: Int) { self.count.wrappingAdd(bytes, ordering: .relaxed) }
-    var value: Int { self.count.load(ordering: .relaxed) }
 }
 
 /// Answers 431 and closes when a request head grows past the limit (SPEC §8: 8 KiB).
@@ -216,10 +196,12 @@ final class HTTPRequestHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let router: HTTPRouter
+    private let renderers: NIOThreadPool
     private var head: HTTPRequestHead?
 
-    init(router: HTTPRouter) {
+    init(router: HTTPRouter, renderers: NIOThreadPool) {
         self.router = router
+        self.renderers = renderers
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -253,14 +235,10 @@ final class HTTPRequestHandler: ChannelInboundHandler {
             let channel = context.channel
             let releasesMemory = response.releasesMemory
             context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
-                if releasesMemory { _ = releaseFreedMemory(0) }
+                if releasesMemory { Heap.releaseFreedMemory() }
                 if !keepAlive { channel.close(promise: nil) }
             }
         }
     }
 }
 
-/// glibc's `malloc_trim(3)`: returns freed heap memory to the system. `<malloc.h>` is not part of
-/// the Glibc module Swift imports, and one function does not warrant a C target.
-@_silgen_name("malloc_trim")
-private func releaseFreedMemory(_ pad: Int) -> Int32

@@ -53,6 +53,17 @@ struct MetricsHTTPTests {
             #expect(both.header("content-encoding") == "gzip")
             #expect(String(decoding: try ExternalCommand.gunzip(both.body), as: UTF8.self).hasSuffix("# EOF\n"))
 
+            // gzip refused by weight: plain; deflate only: NIO's compressor answers with deflate.
+            let refused = try daemon.get("/metrics", headers: [("Accept-Encoding", "gzip;q=0, identity")])
+            #expect(refused.header("content-encoding") == nil)
+            #expect(Self.stableLines(refused.body) == Self.stableLines(plain.body))
+            let deflate = try daemon.get("/metrics", headers: [("Accept-Encoding", "deflate")])
+            #expect(deflate.header("content-encoding") == "deflate")
+            #expect(deflate.header("x-syncmon-precompressed") == nil)
+            #expect(gzipped.header("x-syncmon-precompressed") == nil)
+            // Small responses are still compressed by NIO's compressor.
+            #expect(try daemon.get("/api/v1/status", headers: [("Accept-Encoding", "gzip")]).header("content-encoding") == "gzip")
+
             // HEAD: headers only.
             let head = try HTTPClient.raw(port: daemon.port, request: Array("HEAD /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(head.status == 200)

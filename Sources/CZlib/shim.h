@@ -1,0 +1,2 @@
+// zlib, for gzip-compressing /metrics as it is rendered (SyncmonDaemon.GzipCompressor).
+#include <zlib.h>

@@ -1,0 +1,24 @@
+/// glibc's heap controls. `<malloc.h>` is not part of the Glibc module Swift imports, and two
+/// functions do not warrant a C target.
+enum Heap {
+    /// Caps glibc's malloc arenas at `count` (`M_ARENA_MAX`).
+    ///
+    /// glibc gives busy threads arenas of their own, up to eight per core, and each keeps its
+    /// freed memory. The daemon's threads allocate little in steady state (ingest nothing per
+    /// event), but every `/metrics` render allocates megabytes; renders landing on different
+    /// threads left that much free in each arena (RSS per pair after scrapes varied 2-8 KiB).
+    static func limitArenas(to count: Int32) {
+        _ = setMallocOption(-8, count)  // M_ARENA_MAX
+    }
+
+    /// Hands freed heap memory back to the system (`malloc_trim(0)`), after a large response.
+    static func releaseFreedMemory() {
+        _ = trimMalloc(0)
+    }
+}
+
+@_silgen_name("mallopt")
+private func setMallocOption(_ parameter: Int32, _ value: Int32) -> Int32
+
+@_silgen_name("malloc_trim")
+private func trimMalloc(_ pad: Int) -> Int32
