@@ -4,10 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh --bench
 swift build -c release --static-swift-stdlib --product syncmon
 swift build -c release --static-swift-stdlib --product syncmon-bench
 # Allocation counts: a small malloc counter, preloaded (scripts/bench/malloc-count.c).
+# Any C compiler: the Swift toolchain's clang when the system has no cc.
 mkdir -p .build/bench
-cc -O2 -shared -fPIC -o .build/bench/malloc-count.so scripts/bench/malloc-count.c
+compiler=$(command -v cc || command -v clang)
+"$compiler" -O2 -shared -fPIC -o .build/bench/malloc-count.so scripts/bench/malloc-count.c
 LD_PRELOAD="$PWD/.build/bench/malloc-count.so" exec .build/release/syncmon-bench "$@"

@@ -5,11 +5,15 @@
 #                                    promtool and prometheus (prometheus), systemd-journald,
 #                                    journalctl and systemd-analyze (systemd); python3 and curl
 #                                    for scripts/test-deploy.sh
+#   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
 set -euo pipefail
 
 packages=(libsystemd-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
     packages+=(systemd prometheus python3 curl)
+fi
+if [ "${1:-}" = "--bench" ]; then
+    packages+=(mtail)
 fi
 missing=()
 for package in "${packages[@]}"; do
