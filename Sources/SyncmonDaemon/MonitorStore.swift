@@ -88,8 +88,8 @@ public final class MonitorStore: Sendable {
 
     /// A copy of the state model (cheap: its storage is shared until written), for rendering
     /// metrics and status outside the lock.
-    public func snapshot() -> (monitor: Monitor, received: [UInt64]) {
-        self.state.withLock { ($0.monitor, $0.received) }
+    public func snapshot() -> (monitor: Monitor, received: [UInt64], generation: UInt64) {
+        self.state.withLock { ($0.monitor, $0.received, $0.generation) }
     }
 
     public var generation: UInt64 { self.state.withLock { $0.generation } }

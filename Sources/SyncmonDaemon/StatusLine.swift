@@ -3,9 +3,9 @@ import SyncmonCore
 /// The one-line `STATUS=` text systemd shows (SPEC §7), e.g. "3 engines: 2 ok, 1 stalled".
 public enum StatusLine {
     /// Counts engines (not pairs) by their worst summary; healthy ones are "ok".
-    public static func text(rows: [StatusRow]) -> String {
+    public static func text(summaries: [(key: PairKey, summary: Summary)]) -> String {
         var worst: [InlineName: Summary] = [:]
-        for row in rows { worst[row.key.engine] = min(worst[row.key.engine] ?? row.summary, row.summary) }
+        for (key, summary) in summaries { worst[key.engine] = min(worst[key.engine] ?? summary, summary) }
         guard !worst.isEmpty else { return "no engines yet" }
         var counts: [String: Int] = [:]
         for summary in worst.values {

@@ -14,8 +14,10 @@ public final class SystemdNotifyService: Service, Sendable {
     private let group: any EventLoopGroup
     private let readiness: ReadinessLatch
     private let logger: Logger
-    /// The last STATUS text sent, to send only changes.
-    private let lastStatus = Mutex<String?>(nil)
+    /// The last STATUS text sent, to send only changes, and the store generation it was
+    /// computed at: an unchanged state model has an unchanged line, so it is not recomputed
+    /// (at 10,000 pairs that was most of an idle daemon's CPU).
+    private let lastStatus = Mutex<(text: String, generation: UInt64)?>(nil)
 
     public init(store: MonitorStore, group: any EventLoopGroup, readiness: ReadinessLatch, logger: Logger) {
         self.store = store
@@ -30,7 +32,7 @@ public final class SystemdNotifyService: Service, Sendable {
         // Remembered as sent, so the first tick does not repeat it.
         let status = self.currentStatus()
         self.lastStatus.withLock { $0 = status }
-        self.send([.ready, .status(status)])
+        self.send([.ready, .status(status.text)])
         let interval = (try? self.notifier.watchdogInterval()) ?? nil
         try? await cancelWhenGracefulShutdown {
             // Every second: STATUS= follows changes promptly whatever the watchdog interval.
@@ -54,22 +56,23 @@ public final class SystemdNotifyService: Service, Sendable {
 
     /// Sends `STATUS=` when the text changed.
     public func updateStatus() {
-        let text = self.currentStatus()
+        let generation = self.store.generation
+        guard self.lastStatus.withLock({ $0?.generation }) != generation else { return }
+        let status = self.currentStatus()
         let changed = self.lastStatus.withLock { last -> Bool in
-            guard last != text else { return false }
-            last = text
-            return true
+            defer { last = status }
+            return last?.text != status.text
         }
-        if changed { self.send([.status(text)]) }
+        if changed { self.send([.status(status.text)]) }
     }
 
     /// Brackets a configuration reload for systemd (Debian 12's systemd has no notify-reload).
     public func reloading() { self.send([.reloading]) }
     public func reloaded() { self.send([.ready]) }
 
-    private func currentStatus() -> String {
+    private func currentStatus() -> (text: String, generation: UInt64) {
         let snapshot = self.store.snapshot()
-        return StatusLine.text(rows: snapshot.monitor.rows(at: WallClock.now()))
+        return (StatusLine.text(summaries: snapshot.monitor.summaries(at: WallClock.now())), snapshot.generation)
     }
 
     private func send(_ messages: [NotifyMessage]) {

@@ -21,6 +21,23 @@ struct MonitorTests {
         PairKey(engine: name(engine), database: database)
     }
 
+    @Test("summaries(at:) gives each pair the summary its status row has, at any time")
+    func summariesMatchRows() {
+        var monitor = Monitor()
+        monitor.apply(Self.event("notes", .private, .willFetchChanges), at: at(0))
+        monitor.apply(Self.event("notes", .shared, .networkStatus(available: false)), at: at(0))
+        monitor.apply(Self.event("photos", .private, .willSendChanges), at: at(1))
+        monitor.apply(Self.event("photos", .private, .didSendChanges), at: at(2))
+        // Before and after the default stall thresholds have passed.
+        for now in [at(3), at(3_600)] {
+            let fromRows = monitor.rows(at: now).map { "\($0.key.engine)/\($0.key.database) \($0.summary)" }
+            let summaries = monitor.summaries(at: now).map { "\($0.key.engine)/\($0.key.database) \($0.summary)" }.sorted()
+            #expect(summaries == fromRows.sorted())
+            #expect(summaries.count == 3)
+        }
+        #expect(Set(monitor.summaries(at: at(3)).map(\.summary)) != Set(monitor.summaries(at: at(3_600)).map(\.summary)))
+    }
+
     @Test("the first event of a pair creates it")
     func createsPairs() {
         var monitor = Monitor()

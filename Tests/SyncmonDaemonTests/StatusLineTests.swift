@@ -24,7 +24,7 @@ struct StatusLineTests {
         ([statusRow("a", .noNetwork), statusRow("b", .accountNotAvailable), statusRow("c", .unknown)], "3 engines: 1 no_network, 1 account_not_available, 1 unknown"),
     ] as [([StatusRow], String)])
     func texts(rows: [StatusRow], expected: String) {
-        #expect(StatusLine.text(rows: rows) == expected)
+        #expect(StatusLine.text(summaries: rows.map { ($0.key, $0.summary) }) == expected)
     }
 
     @Test("an engine with several databases counts once, by its worst database")
@@ -36,13 +36,13 @@ struct StatusLineTests {
             Self.row("photos", .succeeded, database: .private),
             Self.row("photos", .inProgress, database: .shared),
         ]
-        #expect(StatusLine.text(rows: rows) == "2 engines: 1 ok, 1 error")
+        #expect(StatusLine.text(summaries: rows.map { ($0.key, $0.summary) }) == "2 engines: 1 ok, 1 error")
     }
 
     @Test("the text is one line")
     func oneLine() {
         let rows = Summary.allCases.enumerated().map { Self.row("e\($0.offset)", $0.element) }
-        let text = StatusLine.text(rows: rows)
+        let text = StatusLine.text(summaries: rows.map { ($0.key, $0.summary) })
         #expect(!text.contains("\n"))
         #expect(text.hasPrefix("\(Summary.allCases.count) engines: "))
     }

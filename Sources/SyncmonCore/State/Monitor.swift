@@ -93,6 +93,15 @@ public struct Monitor: Sendable {
         }.sorted { $0.key < $1.key }
     }
 
+    /// Each pair's summary at `now`, unordered: all the systemd status line needs, without
+    /// building and sorting whole status rows.
+    public func summaries(at now: Timestamp) -> [(key: PairKey, summary: Summary)] {
+        self.pairs.indices.map { index in
+            let key = self.pairs.keys[index]
+            return (key, self.pairs.values[index].evaluate(at: now, thresholds: self.configuration.thresholds(for: key.engine)).summary)
+        }
+    }
+
     /// Compares each pair's verdict at `now` with the one last reported and returns the
     /// changes, remembering the new verdicts: the daemon logs each change once.
     public mutating func changes(at now: Timestamp) -> [StatusChange] {

@@ -69,6 +69,9 @@ public struct PairState: Sendable, Codable {
         self.lastEvent = firstEvent
     }
 
+    // Inlinable so that reading one field through it (as /metrics does for every pair and
+    // phase) does not copy the whole tracker.
+    @inlinable
     public subscript(phase: Phase) -> PhaseTracker {
         switch phase {
         case .setup: self.setup
