@@ -226,7 +226,11 @@ struct Benchmark {
         // Push ingest: four connections, each with its own engines, as a fleet of engines would.
         let connections = 4
         let perConnection = events / connections
-        let chunks = (0..<connections).map { SyntheticTraffic(engines: 50, firstEngine: $0 * 50).lines(count: perConnection) }
+        // Live event times, as in the latency section: times days old would have every pair
+        // raise a stall on the next evaluation tick, and its log entries would compete with
+        // the figures measured after it.
+        let live = WallClock.now()
+        let chunks = (0..<connections).map { SyntheticTraffic(engines: 50, firstEngine: $0 * 50, start: live, spacing: TimeSpan(microseconds: 1)).lines(count: perConnection) }
         let total = Double(perConnection * connections)
         let started = Self.monotonicSeconds()
         daemon.send(chunks)
@@ -245,7 +249,8 @@ struct Benchmark {
         var pairs = 400.0
         for target in [1000, 10_000] {
             let engines = target / 2
-            let chunk = SyntheticTraffic(engines: engines - Int(pairs) / 2, firstEngine: 1000 + Int(pairs) / 2).lines(count: (engines - Int(pairs) / 2) * 2 * 12)
+            let chunk = SyntheticTraffic(engines: engines - Int(pairs) / 2, firstEngine: 1000 + Int(pairs) / 2, start: WallClock.now(), spacing: TimeSpan(microseconds: 1))
+                .lines(count: (engines - Int(pairs) / 2) * 2 * 12)
             daemon.send([chunk])
             while (try daemon.metric("syncmon_tracked_engines") ?? 0) < Double(target) { usleep(10_000) }
             pairs = Double(target)
