@@ -49,17 +49,8 @@ final class DaemonUnderTest: Sendable {
     }
 
     private func request(_ path: String, keepBody: Bool, acceptEncoding: String? = nil) throws -> (body: [UInt8], size: Int) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchmarkError("socket") }
+        let descriptor = try Self.connectTCP(port: self.port)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(self.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw BenchmarkError("connect") }
         let encoding = acceptEncoding.map { "Accept-Encoding: \($0)\r\n" } ?? ""
         let request = "GET \(path) HTTP/1.1\r\nHost: bench\r\n\(encoding)Connection: close\r\n\r\n"
         _ = request.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
@@ -93,17 +84,7 @@ final class DaemonUnderTest: Sendable {
         private var pending: [UInt8] = []
 
         init(port: Int) throws {
-            self.descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(self.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard self.descriptor >= 0, connected == 0 else { throw BenchmarkError("cannot connect to port \(port)") }
-            var one: Int32 = 1
-            setsockopt(self.descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            self.descriptor = try DaemonUnderTest.connectTCP(port: port)
         }
 
         deinit { close(self.descriptor) }
@@ -143,7 +124,10 @@ final class DaemonUnderTest: Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard descriptor >= 0, connected == 0 else { throw BenchmarkError("cannot connect to \(self.socketPath)") }
+        guard descriptor >= 0, connected == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            throw BenchmarkError("cannot connect to \(self.socketPath)")
+        }
         return descriptor
     }
 
@@ -163,12 +147,7 @@ final class DaemonUnderTest: Sendable {
                     if raw[end] == 10 { count += 1 }
                     end += 1
                 }
-                var offset = start
-                while offset < end {
-                    let written = Glibc.send(descriptor, raw.baseAddress! + offset, end - offset, Int32(MSG_NOSIGNAL))
-                    if written <= 0 { return }
-                    offset += written
-                }
+                guard Self.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: raw[start..<end])) else { return }
                 start = end
                 next += 0.01
                 let wait = next - Benchmark.monotonicSeconds()
@@ -180,27 +159,40 @@ final class DaemonUnderTest: Sendable {
     /// Writes `chunks` over one connection each, concurrently.
     func send(_ chunks: [[UInt8]]) {
         DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
-            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            guard let descriptor = try? self.connect() else { return }
             defer { close(descriptor) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                raw.copyBytes(from: self.socketPath.utf8)
-                raw[self.socketPath.utf8.count] = 0
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard connected == 0 else { return }
-            chunks[index].withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    if written <= 0 { return }
-                    offset += written
-                }
-            }
+            chunks[index].withUnsafeBytes { _ = Self.writeAll(descriptor, $0) }
         }
+    }
+
+    /// Writes every byte of `bytes`; false when the peer stopped taking them.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// A TCP connection to `127.0.0.1:port` with Nagle off (requests are single small writes).
+    static func connectTCP(port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard descriptor >= 0, connected == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            throw BenchmarkError("cannot connect to port \(port)")
+        }
+        var one: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        return descriptor
     }
 
     /// Resident memory in bytes, from /proc.
