@@ -55,22 +55,17 @@ public struct HTTPResponse: Sendable {
     public var contentType: String
     public var body: [UInt8]
     public var headers: [(String, String)] = []
-    /// Hand freed memory back to the system once written: a large `/metrics` body would
-    /// otherwise stay in the allocator's arenas and count as resident between scrapes.
-    public var releasesMemory = false
 
     public init(
         status: HTTPResponseStatus = .ok,
         contentType: String,
         body: [UInt8],
-        headers: [(String, String)] = [],
-        releasesMemory: Bool = false
+        headers: [(String, String)] = []
     ) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.headers = headers
-        self.releasesMemory = releasesMemory
     }
 
     static func text(_ status: HTTPResponseStatus, _ text: String) -> HTTPResponse {
@@ -137,7 +132,7 @@ public struct HTTPRouter: Sendable {
                 sizeHint: self.lastMetricsSize.value
             )
             self.lastMetricsSize.value = body.count
-            return HTTPResponse(status: .ok, contentType: format.contentType, body: body, releasesMemory: body.count > 1 << 20)
+            return HTTPResponse(status: .ok, contentType: format.contentType, body: body)
         case "/healthz":
             return .text(.ok, "ok\n")
         case "/api/v1/status":

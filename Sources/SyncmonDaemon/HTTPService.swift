@@ -121,12 +121,9 @@ extension HTTPRequestHandler {
         self.renderers.submit { _ in
             let writer = StreamedResponseWriter(channel: channel, gzip: gzip)
             streamed.render { writer.write($0) }
-            // Hand freed memory back only after a very large exposition (~2,000 pairs and
-            // up): below that the arena's pages are reused by the next scrape, which would
-            // otherwise fault them all in again.
-            let large = writer.renderedBytes > 16 << 20
+            let rendered = writer.renderedBytes
             writer.finish().whenComplete { _ in
-                if large { Heap.releaseFreedMemory() }
+                Heap.releaseFreedMemory(after: rendered)
                 if closeAfter {
                     channel.close(promise: nil)
                 } else {
@@ -233,9 +230,9 @@ final class HTTPRequestHandler: ChannelInboundHandler {
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             }
             let channel = context.channel
-            let releasesMemory = response.releasesMemory
+            let written = response.body.count
             context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
-                if releasesMemory { Heap.releaseFreedMemory() }
+                Heap.releaseFreedMemory(after: written)
                 if !keepAlive { channel.close(promise: nil) }
             }
         }

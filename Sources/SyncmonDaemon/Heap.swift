@@ -11,8 +11,12 @@ enum Heap {
         _ = setMallocOption(-8, count)  // M_ARENA_MAX
     }
 
-    /// Hands freed heap memory back to the system (`malloc_trim(0)`), after a large response.
-    static func releaseFreedMemory() {
+    /// Hands freed heap memory back to the system (`malloc_trim(0)`) after a response of
+    /// `bytes`, when it was very large (16 MiB, ~2,000 pairs of `/metrics`, and up): the
+    /// allocator would otherwise keep that much resident between scrapes. Below that the
+    /// next scrape reuses the pages, which trimming would make it fault in again.
+    static func releaseFreedMemory(after bytes: Int) {
+        guard bytes > 16 << 20 else { return }
         _ = trimMalloc(0)
     }
 }
