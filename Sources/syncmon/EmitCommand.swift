@@ -26,14 +26,8 @@ struct EmitCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("events-socket"), help: "The daemon's push socket (default: the daemon's default).")
-    var eventsSocket: String?
-
-    @Option(help: "The engine identifier (1-64 characters of [A-Za-z0-9._-]).")
-    var engine: String
-
-    @Option(help: "private (default), shared or public.")
-    var database: String?
+    @OptionGroup
+    var target: EngineTargetOptions
 
     @Argument(help: "The event type, e.g. willFetchChanges, accountStatus, heartbeat.")
     var type: String
@@ -44,12 +38,12 @@ struct EmitCommand: ParsableCommand {
     func run() throws {
         let line: String
         do {
-            line = try Self.line(engine: self.engine, database: self.database, type: self.type, fields: self.fields, now: WallClock.now())
+            line = try Self.line(engine: self.target.engine, database: self.target.database, type: self.type, fields: self.fields, now: WallClock.now())
         } catch {
             printError("syncmon emit: \(error)")
             throw ExitCode(65)
         }
-        let path = self.eventsSocket ?? DaemonConfiguration().eventsSocket
+        let path = self.target.socketPath
         do {
             try UnixSocketWriter.send(Array((line + "\n").utf8), to: path)
         } catch {

@@ -28,14 +28,8 @@ struct WrapCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("events-socket"), help: "The daemon's push socket (default: the daemon's default).")
-    var eventsSocket: String?
-
-    @Option(help: "The engine identifier (1-64 characters of [A-Za-z0-9._-]).")
-    var engine: String
-
-    @Option(help: "private (default), shared or public.")
-    var database: String?
+    @OptionGroup
+    var target: EngineTargetOptions
 
     @Option(help: "import or export.")
     var phase: WrappedPhase
@@ -51,13 +45,13 @@ struct WrapCommand: ParsableCommand {
     mutating func validate() throws {
         if self.command.first == "--" { self.command.removeFirst() }
         guard !self.command.isEmpty else { throw ValidationError("give the command to run after --") }
-        guard EngineName.parse(self.engine) != nil else {
+        guard EngineName.parse(self.target.engine) != nil else {
             throw ValidationError("engine names are 1-64 characters of [A-Za-z0-9._-]")
         }
     }
 
     func run() throws {
-        let socket = self.eventsSocket ?? DaemonConfiguration().eventsSocket
+        let socket = self.target.socketPath
         let identifier = "wrap-\(getpid())-\(WallClock.now().microseconds)"
         let started = WallClock.now()
         self.send(["kind": JSONText.quoted(self.phase.rawValue), "id": JSONText.quoted(identifier), "started": JSONText.quoted(RFC3339.format(started))], to: socket)
@@ -80,8 +74,8 @@ struct WrapCommand: ParsableCommand {
     private func send(_ payload: [String: String], to socket: String) {
         var object = JSONObject()
         object.set(["v"], "1")
-        object.set(["engine"], JSONText.quoted(self.engine))
-        if let database = self.database { object.set(["database"], JSONText.quoted(database)) }
+        object.set(["engine"], JSONText.quoted(self.target.engine))
+        if let database = self.target.database { object.set(["database"], JSONText.quoted(database)) }
         object.set(["type"], JSONText.quoted("containerEvent"))
         object.set(["time"], JSONText.quoted(RFC3339.format(WallClock.now())))
         for key in payload.keys.sorted() { object.set([key], payload[key]!) }
