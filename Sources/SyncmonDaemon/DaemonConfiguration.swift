@@ -86,6 +86,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
             for (reason, span) in overrides { thresholds[reason] = span }
             perEngine[name] = thresholds
         }
-        return MonitorConfiguration(thresholds: self.thresholds, engineThresholds: perEngine, maximumPairs: self.maximumPairs)
+        return MonitorConfiguration(
+            thresholds: self.thresholds,
+            engineThresholds: perEngine,
+            maximumPairs: self.maximumPairs,
+            // Every cycle of every engine is logged at debug only: produce those changes only
+            // when they will be written.
+            reportsCycles: self.logLevel == "debug" || self.logLevel == "trace"
+        )
     }
 }

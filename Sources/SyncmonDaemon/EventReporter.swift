@@ -3,8 +3,8 @@ import Synchronization
 import SyncmonCore
 import SyncmonSystemd
 
-/// Turns the state model's decisions into log entries (SPEC §5): one entry per summary change
-/// and per stall raised or cleared, with stable MESSAGE_IDs and `SYNCMON_*` fields, and
+/// Turns the state model's decisions into log entries (docs/operations.md, "Journal"): one
+/// entry when a pair is first seen, then one per health change and per stall raised or cleared, with stable MESSAGE_IDs and `SYNCMON_*` fields, and
 /// rate-limited entries for rejected lines.
 public final class EventReporter: Sendable {
     private let logger: Logger
@@ -38,7 +38,11 @@ public final class EventReporter: Sendable {
             if let previous { metadata[SyncmonMetadataKey.previousSummary] = "\(previous)" }
             let stalls = change.evaluation.stalls.map(\.description)
             if !stalls.isEmpty { metadata[SyncmonMetadataKey.stallReason] = "\(stalls.joined(separator: ","))" }
-            let level = StateChangeLogLevel.summaryChanged(to: change.evaluation.summary.description, from: previous?.description)
+            // A move inside one health state is a cycle of a healthy engine: debug only.
+            let level =
+                change.isHealthChange
+                ? StateChangeLogLevel.summaryChanged(to: change.evaluation.summary.description, from: previous?.description)
+                : .debug
             let was = previous.map { " (was \($0))" } ?? ""
             self.logger.log(level: level, "\(pair): sync \(change.evaluation.summary)\(was)", metadata: metadata)
         case .stallRaised(let reason):

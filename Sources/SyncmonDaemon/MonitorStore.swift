@@ -41,12 +41,12 @@ public final class MonitorStore: Sendable {
         self.state.withLock { state in
             state.received[transport.rawValue] += UInt64(batch.lines)
             for rejection in batch.rejections { state.monitor.count(rejection) }
-            var touched = Set<PairKey>()
+            var applied = false
             for event in batch.events {
                 let time = min(event.statedTime ?? now, now)
-                switch state.monitor.apply(event, at: time, connection: connection) {
+                switch state.monitor.apply(event, at: time, connection: connection, now: now, changes: &outcome.changes) {
                 case .applied:
-                    touched.insert(event.pair)
+                    applied = true
                 case .duplicate:
                     break
                 case .rejected(let rejection):
@@ -54,11 +54,10 @@ public final class MonitorStore: Sendable {
                     outcome.engineLimitRejections += 1
                 }
             }
-            if !touched.isEmpty {
+            if applied {
                 state.dirty = true
                 state.generation &+= 1
             }
-            for key in touched { outcome.changes += state.monitor.changes(of: key, at: now) }
         }
         return outcome
     }

@@ -21,12 +21,18 @@ struct StallThresholdOptions: ParsableArguments {
     @Option(name: .customLong("no-recent-import-after"), help: "Stall when no import succeeded for this long (default 0: disabled).")
     var noRecentImport: DurationArgument?
 
+    @Option(
+        name: .customLong("no-recent-export-after"),
+        help: "Stall when no export succeeded for this long: the dead man's switch of a backup job (default 0: disabled)."
+    )
+    var noRecentExport: DurationArgument?
+
     /// `base` with the thresholds given on the command line replaced.
     func applied(to base: StallThresholds) -> StallThresholds {
         var thresholds = base
         let given: [(StallReason, DurationArgument?)] = [
             (.notSyncing, self.notSyncing), (.noProgress, self.noProgress), (.pendingNotDraining, self.pendingNotDraining),
-            (.retryLoop, self.retryLoop), (.noRecentImport, self.noRecentImport),
+            (.retryLoop, self.retryLoop), (.noRecentImport, self.noRecentImport), (.noRecentExport, self.noRecentExport),
         ]
         for case (let reason, let value?) in given { thresholds[reason] = value.span }
         return thresholds

@@ -104,10 +104,16 @@ struct StatusJSON: Decodable {
                 var `class`: String?
             }
 
+            struct FailingJSON: Decodable {
+                var since: String
+                var error: ErrorJSON
+            }
+
             var state: String
             var started: String?
             var ended: String?
             var error: ErrorJSON?
+            var failing: FailingJSON?
         }
 
         struct Pending: Decodable {
@@ -137,7 +143,7 @@ struct StatusJSON: Decodable {
 
     func rows() throws -> [StatusRow] {
         try self.engines.map { row in
-            guard let engine = InlineName(row.engine), let database = Database.allCases.first(where: { $0.description == row.database }),
+            guard let engine = InlineName(row.engine), let database = Database(row.database),
                 let summary = Summary(row.summary)
             else { throw StatusClient.Unreachable(description: "unexpected row in status JSON: \(row.engine)/\(row.database)") }
             return StatusRow(
@@ -147,6 +153,7 @@ struct StatusJSON: Decodable {
                 account: AccountStatus.allCases.first { $0.description == row.account } ?? .unknown,
                 network: NetworkStatus.allCases.first { $0.description == row.network } ?? .unknown,
                 phases: (Self.phase(row.setup), Self.phase(row.import), Self.phase(row.export)),
+                failing: (Self.failing(row.setup), Self.failing(row.import), Self.failing(row.export)),
                 throttledUntil: row.throttledUntil.flatMap(RFC3339.parse),
                 pending: (row.pending.recordZone, row.pending.database),
                 lastEvent: RFC3339.parse(row.lastEvent) ?? Timestamp(microseconds: 0),
@@ -161,11 +168,19 @@ struct StatusJSON: Decodable {
         switch json.state {
         case "in_progress": return .inProgress(since: started)
         case "succeeded": return .succeeded(started: started, ended: ended)
-        case "failed":
-            let code = ErrorCode(name: InlineName(String((json.error?.code ?? "unknown").prefix(64))) ?? InlineName())
-            let errorClass = ErrorClass.allCases.first { $0.description == json.error?.class } ?? code.errorClass
-            return .failed(started: started, ended: ended, error: PhaseError(code: code, errorClass: errorClass))
+        case "failed": return .failed(started: started, ended: ended, error: Self.error(json.error))
         default: return .notStarted
         }
+    }
+
+    private static func failing(_ json: Row.PhaseJSON) -> OutstandingFailure? {
+        guard let failing = json.failing else { return nil }
+        return OutstandingFailure(since: RFC3339.parse(failing.since) ?? Timestamp(microseconds: 0), error: Self.error(failing.error))
+    }
+
+    private static func error(_ json: Row.PhaseJSON.ErrorJSON?) -> PhaseError {
+        let code = ErrorCode(name: InlineName(String((json?.code ?? "unknown").prefix(64))) ?? InlineName())
+        let errorClass = ErrorClass.allCases.first { $0.description == json?.class } ?? code.errorClass
+        return PhaseError(code: code, errorClass: errorClass)
     }
 }

@@ -45,9 +45,6 @@ struct WrapCommand: ParsableCommand {
     mutating func validate() throws {
         if self.command.first == "--" { self.command.removeFirst() }
         guard !self.command.isEmpty else { throw ValidationError("give the command to run after --") }
-        guard EngineName.parse(self.target.engine) != nil else {
-            throw ValidationError("engine names are 1-64 characters of [A-Za-z0-9._-]")
-        }
     }
 
     func run() throws {

@@ -261,8 +261,15 @@ struct EventDecoderRejectionTests {
         Case("engine with an escaped surrogate pair", #"{"v":1,"engine":"x\ud83d\ude00","type":"heartbeat"}"#, .invalidField, "engine"),
         Case("engine with an escaped newline", #"{"v":1,"engine":"no\ntes","type":"heartbeat"}"#, .invalidField, "engine"),
         Case("engine with an escaped NUL", #"{"v":1,"engine":"notes\u0000","type":"heartbeat"}"#, .invalidField, "engine"),
-        Case("database unknown", #"{"v":1,"engine":"notes","database":"other","type":"heartbeat"}"#, .invalidField, "database"),
-        Case("database capitalised", #"{"v":1,"engine":"notes","database":"Private","type":"heartbeat"}"#, .invalidField, "database"),
+        Case("database with a space", #"{"v":1,"engine":"notes","database":"my store","type":"heartbeat"}"#, .invalidField, "database"),
+        Case("database empty", #"{"v":1,"engine":"notes","database":"","type":"heartbeat"}"#, .invalidField, "database"),
+        Case(
+            "database of 65 characters",
+            #"{"v":1,"engine":"notes","database":""# + String(repeating: "d", count: 65) + #"","type":"heartbeat"}"#,
+            .invalidField,
+            "database"
+        ),
+        Case("database with a slash", #"{"v":1,"engine":"notes","database":"a/b","type":"heartbeat"}"#, .invalidField, "database"),
         Case("database a number", #"{"v":1,"engine":"notes","database":1,"type":"heartbeat"}"#, .invalidField, "database"),
         Case("time not RFC 3339", #"{"v":1,"engine":"notes","type":"heartbeat","time":"yesterday"}"#, .invalidField, "time"),
         Case("time a number", #"{"v":1,"engine":"notes","type":"heartbeat","time":1795262400}"#, .invalidField, "time"),

@@ -163,6 +163,16 @@ struct EventDecoderTests {
         EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"private","type":"heartbeat"}"#, database: .private, time: nil, sequence: nil),
         EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"shared","type":"heartbeat"}"#, database: .shared, time: nil, sequence: nil),
         EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"public","type":"heartbeat"}"#, database: .public, time: nil, sequence: nil),
+        // Any store name: a Core Data store, a Syncthing folder id, 64 characters.
+        EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"Notes.sqlite","type":"heartbeat"}"#, database: Database("Notes.sqlite")!, time: nil, sequence: nil),
+        EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"abcd-1234_x","type":"heartbeat"}"#, database: Database("abcd-1234_x")!, time: nil, sequence: nil),
+        EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"Private","type":"heartbeat"}"#, database: Database("Private")!, time: nil, sequence: nil),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","database":""# + String(repeating: "d", count: 64) + #"","type":"heartbeat"}"#,
+            database: Database(String(repeating: "d", count: 64))!,
+            time: nil,
+            sequence: nil
+        ),
         EnvelopeCase(line: #"{"v":1,"engine":"notes","database":null,"time":null,"seq":null,"id":null,"type":"heartbeat"}"#,
                      database: .private, time: nil, sequence: nil),
         EnvelopeCase(line: #"{"type":"heartbeat","time":"2026-11-21T12:00:30Z","seq":0,"engine":"notes","v":1}"#,

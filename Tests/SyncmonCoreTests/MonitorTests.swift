@@ -265,16 +265,85 @@ struct MonitorTests {
         #expect(monitor.changes(at: at(1)).isEmpty)
     }
 
-    @Test("changes(at:): a summary change names the previous summary")
+    @Test("changes(at:): a healthy engine's cycles are no change of health; with reportsCycles they are, marked so")
     func summaryChange() {
         var monitor = Monitor()
         monitor.apply(Self.event(engineStarted()), at: at(0))
         _ = monitor.changes(at: at(0))
         monitor.apply(Self.event(.willFetchChanges), at: at(1))
-        let changes = monitor.changes(at: at(1))
+        #expect(monitor.changes(at: at(1)).isEmpty)
+
+        var verbose = Monitor(configuration: MonitorConfiguration(reportsCycles: true))
+        verbose.apply(Self.event(engineStarted()), at: at(0))
+        _ = verbose.changes(at: at(0))
+        verbose.apply(Self.event(.willFetchChanges), at: at(1))
+        let changes = verbose.changes(at: at(1))
         #expect(changes.map(\.kind) == [.summaryChanged(from: .notStarted)])
         #expect(changes.first?.evaluation.summary == .inProgress)
+        #expect(changes.first?.isHealthChange == false)
         #expect(changes.first?.failedPhase == nil)
+    }
+
+    @Test("changes: one entry when first seen, then one per change of health", arguments: [
+        // (summaries in turn, the changes of health expected)
+        ([Summary.notStarted, .inProgress, .succeeded, .inProgress, .succeeded], [Summary?.none]),
+        ([.inProgress, .error, .error, .inProgress], [nil, .inProgress, .error]),
+        ([.succeeded, .stalled, .succeeded, .retrying, .retrying, .succeeded], [nil, .succeeded, .stalled, .succeeded, .retrying]),
+    ])
+    func healthChanges(summaries: [Summary], previousOfEachChange: [Summary?]) {
+        var previous: Summary? = nil
+        var reported: [Summary?] = []
+        for summary in summaries {
+            if previous.map({ !$0.hasSameHealth(as: summary) }) ?? true { reported.append(previous) }
+            previous = summary
+        }
+        #expect(reported == previousOfEachChange)
+    }
+
+    @Test("apply(changes:): a healthy engine syncing every second is reported once")
+    func quietWhenHealthy() {
+        var monitor = Monitor()
+        var changes: [StatusChange] = []
+        for second in stride(from: Int64(0), to: 600, by: 2) {
+            for (offset, payload) in [(0, EventPayload.willFetchChanges), (0, .didFetchChanges), (1, .willSendChanges), (1, .didSendChanges)] {
+                monitor.apply(Self.event(payload), at: at(second + Int64(offset)), connection: nil, now: at(second + Int64(offset)), changes: &changes)
+            }
+            changes += monitor.changes(at: at(second + 1))
+        }
+        #expect(changes.map(\.kind) == [.summaryChanged(from: nil)])
+    }
+
+    @Test("apply(changes:): a failure that appears and clears inside one batch is still reported")
+    func failureBetweenTicks() {
+        var monitor = Monitor()
+        var changes: [StatusChange] = []
+        let batch: [EventPayload] = [
+            .willSendChanges, .didSendChanges,
+            .willSendChanges, sentRecords(saved: 0, deleted: 0, err(.quotaExceeded)), .didSendChanges,
+            .willSendChanges, .didSendChanges,
+        ]
+        for payload in batch { monitor.apply(Self.event(payload), at: at(1), connection: nil, now: at(1), changes: &changes) }
+        #expect(changes.map(\.kind) == [.summaryChanged(from: nil), .summaryChanged(from: .inProgress), .summaryChanged(from: .error)])
+        #expect(changes[1].evaluation.summary == .error)
+        #expect(changes[1].failedPhase?.error == actionable(.quotaExceeded))
+        #expect(changes[2].evaluation.summary == .succeeded)
+    }
+
+    @Test("apply(changes:): a stall that fired since the last tick and that the event clears is still reported")
+    func stallBetweenTicks() {
+        var monitor = Monitor(configuration: MonitorConfiguration(thresholds: only(.noProgress, 100)))
+        var changes: [StatusChange] = []
+        monitor.apply(Self.event(.willFetchChanges), at: at(0), connection: nil, now: at(0), changes: &changes)
+        #expect(monitor.changes(at: at(99)).isEmpty)
+        // No tick between 99 s and 100.5 s: the progress event finds the stall and clears it.
+        let time = Timestamp(microseconds: at(100).microseconds + 500_000)
+        monitor.apply(Self.event(.fetchedDatabaseChanges(modifications: 1, deletions: 0)), at: time, connection: nil, now: time, changes: &changes)
+        #expect(
+            changes.map(\.kind) == [
+                .summaryChanged(from: nil), .stallRaised(.noProgress), .summaryChanged(from: .inProgress),
+                .stallCleared(.noProgress), .summaryChanged(from: .stalled),
+            ]
+        )
     }
 
     @Test("changes(at:): a stall raised and cleared, with the summary moving to and from stalled")
@@ -332,7 +401,11 @@ struct MonitorTests {
         monitor.apply(Self.event("a", .willSendChanges), at: at(0))
         let changes = monitor.changes(at: at(0))
         #expect(changes.map(\.key) == [Self.key("a"), Self.key("b")])
+        monitor.apply(Self.event("a", .error(phase: .export, error: err(.quotaExceeded))), at: at(1))
         monitor.apply(Self.event("a", .didSendChanges), at: at(1))
+        monitor.apply(Self.event("b", .didFetchChanges), at: at(1))
+        monitor.apply(Self.event("b", .willFetchChanges), at: at(1))
+        monitor.apply(Self.event("b", .error(phase: .import, error: err(.zoneNotFound))), at: at(1))
         monitor.apply(Self.event("b", .didFetchChanges), at: at(1))
         let onlyA = monitor.changes(of: Self.key("a"), at: at(1))
         #expect(onlyA.map(\.key) == [Self.key("a")])

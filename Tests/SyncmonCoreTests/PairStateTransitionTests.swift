@@ -28,6 +28,7 @@ enum Check: Sendable, CustomStringConvertible {
     case lastEvent(Timestamp)
     case firstEvent(Timestamp)
     case durationCount(Phase, UInt64)
+    case failing(Phase, OutstandingFailure?)
 
     var description: String {
         switch self {
@@ -54,6 +55,8 @@ enum Check: Sendable, CustomStringConvertible {
         case .lastEvent(let time): "last event \(RFC3339.format(time))"
         case .firstEvent(let time): "first event \(RFC3339.format(time))"
         case .durationCount(let phase, let count): "\(phase) durations observed \(count)"
+        case .failing(let phase, let failure):
+            "\(phase) failing " + (failure.map { "since \(RFC3339.format($0.since)) (\($0.error.code), \($0.error.errorClass))" } ?? "nil")
         }
     }
 
@@ -91,6 +94,7 @@ enum Check: Sendable, CustomStringConvertible {
         case .lastEvent(let expected): #expect(state.lastEvent == expected, "\(self)", sourceLocation: sourceLocation)
         case .firstEvent(let expected): #expect(state.firstEvent == expected, "\(self)", sourceLocation: sourceLocation)
         case .durationCount(let phase, let expected): #expect(state[phase].durations.count == expected, "\(self)", sourceLocation: sourceLocation)
+        case .failing(let phase, let expected): #expect(state[phase].failing == expected, "\(self)", sourceLocation: sourceLocation)
         }
     }
 }
@@ -421,8 +425,10 @@ struct PairStateContainerEventTests {
             s(1, container(.import, id: "A", started: 1)), s(5, container(.import, id: "B", started: 5)),
             s(7, container(.import, id: "A", started: 1, ended: 7, error: err(.quotaExceeded))),
         ], [
+            // The latest completed operation failed: the phase is failing while B runs.
             .phase(.import, .inProgress(since: at(5))), .runs(.import, 1), .failures(.import, 1),
-            .errors(.import, ErrorCodeLabel(.quotaExceeded), 1), .summary(.inProgress),
+            .errors(.import, ErrorCodeLabel(.quotaExceeded), 1), .summary(.error),
+            .failing(.import, OutstandingFailure(since: at(7), error: actionable(.quotaExceeded))),
         ]),
         TransitionCase("after a late end, the newer cycle's own end closes it", [
             s(1, container(.import, id: "A", started: 1)), s(5, container(.import, id: "B", started: 5)),

@@ -28,6 +28,7 @@ struct StallDetectorTests {
         Scenario(reason: .pendingNotDraining, steps: preamble + [s(10, pending(3, 0))], conditionStart: 10),
         Scenario(reason: .retryLoop, steps: preamble + [s(10, .error(phase: nil, error: err(.networkFailure)))], conditionStart: 10),
         Scenario(reason: .noRecentImport, steps: preamble, conditionStart: 0),
+        Scenario(reason: .noRecentExport, steps: preamble, conditionStart: 0),
     ]
 
     static func stalls(_ steps: [Step], at now: Timestamp, _ thresholds: StallThresholds) -> [StallReason] {
@@ -56,7 +57,7 @@ struct StallDetectorTests {
         #expect(Self.stalls(scenario.steps, at: at(1_000_000), noThresholds) == [])
     }
 
-    @Test("the SPEC defaults: 60 s, 300 s, 900 s, 1800 s, and no_recent_import disabled")
+    @Test("the defaults: 60 s, 300 s, 900 s, 1800 s, and no_recent_import and no_recent_export disabled")
     func defaults() {
         let defaults = StallThresholds.defaults
         #expect(defaults.notSyncing == span(60))
@@ -64,6 +65,7 @@ struct StallDetectorTests {
         #expect(defaults.pendingNotDraining == span(900))
         #expect(defaults.retryLoop == span(1800))
         #expect(defaults.noRecentImport == .zero)
+        #expect(defaults.noRecentExport == .zero)
         for (scenario, seconds) in zip(Self.scenarios, [Int64(60), 300, 900, 1800]) {
             let due = scenario.conditionStart + seconds
             #expect(!Self.stalls(scenario.steps, at: justBefore(due), defaults).contains(scenario.reason), "\(scenario.reason)")
@@ -288,6 +290,19 @@ struct StallDetectorTests {
                   reason: .noRecentImport, firesAt: 100),
         ClockCase(label: "no_recent_import: a containerEvent import success counts",
                   steps: [s(0, .heartbeat), s(60, container(.import, id: "I", started: 55, ended: 60))], reason: .noRecentImport, firesAt: 160),
+        ClockCase(label: "no_recent_export: from the pair's first event when no export succeeded",
+                  steps: [s(7, .heartbeat), s(50, .willFetchChanges), s(60, .didFetchChanges)], reason: .noRecentExport, firesAt: 107),
+        ClockCase(label: "no_recent_export: from the last export success",
+                  steps: [s(0, .heartbeat), s(40, .willSendChanges), s(50, .didSendChanges)], reason: .noRecentExport, firesAt: 150),
+        ClockCase(label: "no_recent_export: a failed export does not count",
+                  steps: [s(0, .heartbeat), s(40, .willSendChanges), s(45, sentRecords(saved: 0, deleted: 0, err(.quotaExceeded))), s(50, .didSendChanges)],
+                  reason: .noRecentExport, firesAt: 100),
+        ClockCase(label: "no_recent_export: a wrap-style containerEvent export success counts",
+                  steps: [s(0, .heartbeat), s(60, container(.export, id: "E", started: 55, ended: 60))], reason: .noRecentExport, firesAt: 160),
+        ClockCase(label: "no_recent_export: an import success does not count",
+                  steps: [s(0, .heartbeat), s(60, container(.import, id: "I", started: 55, ended: 60))], reason: .noRecentExport, firesAt: 100),
+        ClockCase(label: "no_recent_export: a running export is no success",
+                  steps: [s(0, .heartbeat), s(50, .willSendChanges), s(60, sentRecords(saved: 3))], reason: .noRecentExport, firesAt: 100),
     ]
 
     @Test("stall clocks start and clear as SPEC §9.8 says", arguments: clocks)
@@ -310,8 +325,10 @@ struct StallDetectorTests {
     @Test("several stalls are listed in SPEC order")
     func order() {
         let steps = Self.preamble + [s(1, pending(1, 0)), s(2, .error(phase: nil, error: err(.networkFailure)))]
-        let all = StallThresholds(notSyncing: span(10), noProgress: span(10), pendingNotDraining: span(10), retryLoop: span(10), noRecentImport: span(10))
-        #expect(Self.stalls(steps, at: at(100), all) == [.notSyncing, .pendingNotDraining, .retryLoop, .noRecentImport])
+        let all = StallThresholds(
+            notSyncing: span(10), noProgress: span(10), pendingNotDraining: span(10), retryLoop: span(10), noRecentImport: span(10), noRecentExport: span(10)
+        )
+        #expect(Self.stalls(steps, at: at(100), all) == [.notSyncing, .pendingNotDraining, .retryLoop, .noRecentImport, .noRecentExport])
         let withProgress = steps + [s(3, .willSendChanges)]
         #expect(Self.stalls(withProgress, at: at(100), all) == StallReason.allCases)
     }
@@ -344,7 +361,11 @@ struct StallDetectorTests {
 
     @Test("stall reasons have the SPEC label spellings and parse back")
     func names() {
-        #expect(StallReason.allCases.map(\.description) == ["not_syncing", "no_progress", "pending_not_draining", "retry_loop", "no_recent_import"])
+        #expect(
+            StallReason.allCases.map(\.description) == [
+                "not_syncing", "no_progress", "pending_not_draining", "retry_loop", "no_recent_import", "no_recent_export",
+            ]
+        )
         for reason in StallReason.allCases { #expect(StallReason(reason.description) == reason) }
         #expect(StallReason("stalled") == nil)
         var set = StallSet()
@@ -355,5 +376,6 @@ struct StallDetectorTests {
         #expect(Array(set) == [.notSyncing, .retryLoop])
         #expect(StallSet([.noRecentImport, .noProgress]).contains(.noProgress))
         #expect(!StallSet([.noRecentImport]).contains(.noProgress))
+        #expect(Array(StallSet(StallReason.allCases)) == StallReason.allCases, "every reason has a bit of its own")
     }
 }

@@ -73,7 +73,7 @@ struct StatusDocumentTests {
         #expect(row["setup"] as? [String: String] == ["state": "succeeded", "started": "2026-11-21T12:00:00Z", "ended": "2026-11-21T12:00:01Z"])
         #expect(row["import"] as? [String: String] == ["state": "not_started"])
         let export = try #require(row["export"] as? [String: Any])
-        #expect(Set(export.keys) == ["state", "started", "ended", "error"])
+        #expect(Set(export.keys) == ["state", "started", "ended", "error", "failing"])
         #expect(export["state"] as? String == "failed")
         #expect(export["started"] as? String == "2026-11-21T12:00:02Z")
         #expect(export["ended"] as? String == "2026-11-21T12:00:04Z")

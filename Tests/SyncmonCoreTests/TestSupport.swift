@@ -139,12 +139,12 @@ func pairState(_ steps: [Step], upTo limit: Timestamp? = nil) -> PairState {
 
 /// Thresholds with only `reason` enabled, at `seconds`.
 func only(_ reason: StallReason, _ seconds: Int64) -> StallThresholds {
-    var thresholds = StallThresholds(notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero)
+    var thresholds = StallThresholds(notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
     thresholds[reason] = .seconds(seconds)
     return thresholds
 }
 
-let noThresholds = StallThresholds(notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero)
+let noThresholds = StallThresholds(notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
 
 // MARK: Decoding
 

@@ -207,7 +207,7 @@ private struct RawFields {
             }
         case .status: self.status = try Self.enumeration(&scanner) { AccountStatus(wire: $0) }
         case .started: self.started = try Self.time(&scanner)
-        case .database: self.database = try Self.enumeration(&scanner) { Database($0) }
+        case .database: self.database = try Self.enumeration(&scanner) { Database(bytes: $0) }
         case .deletions: self.deletions = try Self.integer(&scanner)
         case .available: self.available = try Self.boolean(&scanner)
         case .succeeded: self.succeeded = try Self.boolean(&scanner)

@@ -102,43 +102,79 @@ public struct Monitor: Sendable {
         }
     }
 
+    /// Applies an event like `apply(_:at:connection:)` and appends to `changes` what it did to
+    /// the pair's verdict at `now`.
+    ///
+    /// The pair is looked at just before the event as well as after it, so that a verdict
+    /// that held only for a moment is still reported: a stall that fired since the last tick
+    /// and that this event clears, or a failure that a later event of the same batch ends.
+    @discardableResult
+    public mutating func apply(
+        _ event: Event,
+        at time: Timestamp,
+        connection: UInt64?,
+        now: Timestamp,
+        changes: inout [StatusChange]
+    ) -> ApplyOutcome {
+        let key = event.pair
+        if let index = self.pairs.index(forKey: key) { self.changes(ofPairAt: index, key: key, at: now, into: &changes) }
+        let outcome = self.apply(event, at: time, connection: connection)
+        if outcome == .applied, let index = self.pairs.index(forKey: key) {
+            self.changes(ofPairAt: index, key: key, at: now, into: &changes)
+        }
+        return outcome
+    }
+
     /// Compares each pair's verdict at `now` with the one last reported and returns the
     /// changes, remembering the new verdicts: the daemon logs each change once.
     public mutating func changes(at now: Timestamp) -> [StatusChange] {
         var changes: [StatusChange] = []
         for index in self.pairs.indices {
-            let key = self.pairs.keys[index]
-            changes += self.changes(ofPairAt: index, key: key, at: now)
+            self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, into: &changes)
         }
         return changes.sorted { $0.key < $1.key }
     }
 
-    /// The changes of one pair (after an event for it), remembering its new verdict.
+    /// The changes of one pair, remembering its new verdict.
     public mutating func changes(of key: PairKey, at now: Timestamp) -> [StatusChange] {
-        guard let index = self.pairs.index(forKey: key) else { return [] }
-        return self.changes(ofPairAt: index, key: key, at: now)
+        var changes: [StatusChange] = []
+        if let index = self.pairs.index(forKey: key) { self.changes(ofPairAt: index, key: key, at: now, into: &changes) }
+        return changes
     }
 
-    private mutating func changes(ofPairAt index: [PairKey: PairState].Index, key: PairKey, at now: Timestamp) -> [StatusChange] {
+    /// Appends a pair's changes since its last reported verdict: the first verdict, each
+    /// stall raised or cleared, and each change of health. Summary moves that keep the health
+    /// (a healthy engine going `in_progress` ↔ `succeeded` with every cycle) are appended only
+    /// when `configuration.reportsCycles` asks for them.
+    private mutating func changes(
+        ofPairAt index: [PairKey: PairState].Index,
+        key: PairKey,
+        at now: Timestamp,
+        into changes: inout [StatusChange]
+    ) {
         let state = self.pairs.values[index]
         let evaluation = state.evaluate(at: now, thresholds: self.configuration.thresholds(for: key.engine))
         let previous = state.reported
-        guard previous != evaluation else { return [] }
+        guard previous != evaluation else { return }
         self.pairs.values[index].reported = evaluation
-        var changes: [StatusChange] = []
-        let previousStalls = previous?.stalls ?? StallSet()
-        for reason in StallReason.allCases {
-            let was = previousStalls.contains(reason)
-            let isNow = evaluation.stalls.contains(reason)
-            if isNow, !was { changes.append(StatusChange(key: key, kind: .stallRaised(reason), evaluation: evaluation, state: state)) }
-            if was, !isNow { changes.append(StatusChange(key: key, kind: .stallCleared(reason), evaluation: evaluation, state: state)) }
+        if let previous, previous.stalls != evaluation.stalls {
+            for reason in StallReason.allCases {
+                let was = previous.stalls.contains(reason)
+                let isNow = evaluation.stalls.contains(reason)
+                if isNow, !was { changes.append(StatusChange(key: key, kind: .stallRaised(reason), evaluation: evaluation, state: state)) }
+                if was, !isNow { changes.append(StatusChange(key: key, kind: .stallCleared(reason), evaluation: evaluation, state: state)) }
+            }
+        } else if previous == nil {
+            for reason in evaluation.stalls {
+                changes.append(StatusChange(key: key, kind: .stallRaised(reason), evaluation: evaluation, state: state))
+            }
         }
-        if previous?.summary != evaluation.summary {
-            changes.append(
-                StatusChange(key: key, kind: .summaryChanged(from: previous?.summary), evaluation: evaluation, state: state)
-            )
-        }
-        return changes
+        guard previous?.summary != evaluation.summary else { return }
+        let healthChanged = previous.map { !$0.summary.hasSameHealth(as: evaluation.summary) } ?? true
+        guard healthChanged || self.configuration.reportsCycles else { return }
+        var change = StatusChange(key: key, kind: .summaryChanged(from: previous?.summary), evaluation: evaluation, state: state)
+        change.isHealthChange = healthChanged
+        changes.append(change)
     }
 }
 
@@ -156,13 +192,16 @@ public struct StatusChange: Sendable {
     public var kind: Kind
     /// The pair's verdict after the change.
     public var evaluation: Evaluation
-    /// The failed phase and its error code, when the summary is `error` or `retrying`.
+    /// The failing phase and its error, when the pair has an outstanding failure.
     public var failedPhase: (phase: Phase, error: PhaseError)?
+    /// `false` for a summary move inside one health state (`in_progress` → `succeeded`):
+    /// such changes are only produced when cycles are reported, and are logged at debug.
+    public var isHealthChange = true
 
     init(key: PairKey, kind: Kind, evaluation: Evaluation, state: PairState) {
         self.key = key
         self.kind = kind
         self.evaluation = evaluation
-        self.failedPhase = Phase.allCases.lazy.compactMap { phase in state[phase].state.error.map { (phase, $0) } }.first
+        self.failedPhase = state.outstandingFailure.map { ($0.phase, $0.error) }
     }
 }

@@ -7,15 +7,20 @@ public struct MonitorConfiguration: Sendable {
     /// The most (engine, database) pairs tracked; lines that would add one more are rejected
     /// with `engine_limit` (SPEC §8).
     public var maximumPairs: Int
+    /// Also report summary moves that keep the health (every cycle of a healthy engine), for
+    /// debug logging; off, a healthy engine's verdict is reported once.
+    public var reportsCycles: Bool
 
     public init(
         thresholds: StallThresholds = .defaults,
         engineThresholds: [InlineName: StallThresholds] = [:],
-        maximumPairs: Int = 1000
+        maximumPairs: Int = 1000,
+        reportsCycles: Bool = false
     ) {
         self.thresholds = thresholds
         self.engineThresholds = engineThresholds
         self.maximumPairs = maximumPairs
+        self.reportsCycles = reportsCycles
     }
 
     public func thresholds(for engine: InlineName) -> StallThresholds {

@@ -65,6 +65,9 @@ extension PairState {
         if fires(.noRecentImport, since: self.importPhase.lastSuccess ?? self.firstEvent) {
             stalls.insert(.noRecentImport)
         }
+        if fires(.noRecentExport, since: self.exportPhase.lastSuccess ?? self.firstEvent) {
+            stalls.insert(.noRecentExport)
+        }
         return stalls
     }
 
@@ -88,23 +91,33 @@ extension PairState {
     }
 
     private func summary(at now: Timestamp, stalls: StallSet) -> Summary {
-        let setup = self.setup.state
-        let importState = self.importPhase.state
-        let exportState = self.exportPhase.state
-        func any(_ predicate: (PhaseState) -> Bool) -> Bool {
-            predicate(setup) || predicate(importState) || predicate(exportState)
-        }
         if self.stopped { return .stopped }
         if self.isDown(at: now) { return .engineDown }
         if self.network == .unavailable { return .noNetwork }
         if self.account.isKnownUnavailable { return .accountNotAvailable }
-        if any({ $0.error.map { $0.errorClass != .transient } ?? false }) { return .error }
+        // Outstanding failures, not the current states: a retry in flight does not hide a failure.
+        let failing = self.outstandingFailure
+        if let failing, failing.error.errorClass != .transient { return .error }
         if !stalls.isEmpty { return .stalled }
         if self.isThrottled(at: now) { return .throttled }
-        if any({ $0.error?.errorClass == .transient }) { return .retrying }
+        if failing != nil { return .retrying }
+        let importState = self.importPhase.state
+        let exportState = self.exportPhase.state
         if importState == .notStarted, exportState == .notStarted { return .notStarted }
-        if any(\.isInProgress) { return .inProgress }
-        if self.importPhase.state.name == .succeeded || self.exportPhase.state.name == .succeeded { return .succeeded }
+        if self.setup.state.isInProgress || importState.isInProgress || exportState.isInProgress { return .inProgress }
+        if importState.name == .succeeded || exportState.name == .succeeded { return .succeeded }
         return .unknown
+    }
+
+    /// The failure the summary shows: the first phase (setup, import, export) with an
+    /// actionable outstanding failure, else the first with a transient one.
+    public var outstandingFailure: (phase: Phase, error: PhaseError, since: Timestamp)? {
+        var transient: (phase: Phase, error: PhaseError, since: Timestamp)? = nil
+        for phase in Phase.allCases {
+            guard let failing = self[phase].failing else { continue }
+            if failing.error.errorClass != .transient { return (phase, failing.error, failing.since) }
+            if transient == nil { transient = (phase, failing.error, failing.since) }
+        }
+        return transient
     }
 }

@@ -23,6 +23,11 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     public private(set) var failures: UInt64 = 0
     /// Durations of completed cycles.
     public private(set) var durations = DurationHistogram()
+    /// The failure the phase has not yet recovered from: set when a cycle fails, kept while
+    /// retries run, cleared only when a cycle of this phase succeeds. The summary's `error`
+    /// and `retrying` come from here, not from `state`, so a failing engine that retries every
+    /// few seconds reads as failing at every scrape instead of flapping to `in_progress`.
+    public private(set) var failing: OutstandingFailure? = nil
 
     public init() {}
 
@@ -131,13 +136,17 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
         return .succeeded
     }
 
+    /// Counts a completed cycle and carries its outcome into the outstanding failure: a
+    /// failure keeps the first `since` and shows the latest error; a success clears it.
     private mutating func count(started: Timestamp, ended: Timestamp, error: PhaseError?) {
         self.runs += 1
         self.durations.observe(ended.since(started))
-        if error != nil {
+        if let error {
             self.failures += 1
-        } else if self.lastSuccess.map({ $0 < ended }) ?? true {
-            self.lastSuccess = ended
+            self.failing = OutstandingFailure(since: self.failing?.since ?? ended, error: error)
+        } else {
+            self.failing = nil
+            if self.lastSuccess.map({ $0 < ended }) ?? true { self.lastSuccess = ended }
         }
     }
 
@@ -145,5 +154,64 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     var lastActivity: Timestamp? {
         guard case .inProgress(let since) = self.state else { return nil }
         return max(since, self.lastProgress ?? since)
+    }
+}
+
+/// A phase's failure that has not been followed by a successful cycle of the same phase.
+public struct OutstandingFailure: Equatable, Sendable, Codable {
+    /// When the first failed cycle since the phase last succeeded ended.
+    public var since: Timestamp
+    /// The error of the latest failed cycle: a retry that fails differently shows its own error.
+    public var error: PhaseError
+
+    public init(since: Timestamp, error: PhaseError) {
+        self.since = since
+        self.error = error
+    }
+}
+
+extension PhaseTracker {
+    private enum CodingKeys: String, CodingKey {
+        case state, lastProgress, cycleActionable, cycleTransient, containerIdentifier
+        case lastStart, lastSuccess, runs, failures, durations, failing
+    }
+
+    /// Decodes persisted state. State written before outstanding failures existed has no
+    /// `failing`: a phase saved as `failed` then was failing, so it comes back failing since
+    /// that cycle's end rather than silently healthy after an upgrade.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.state = try container.decode(PhaseState.self, forKey: .state)
+        self.lastProgress = try container.decodeIfPresent(Timestamp.self, forKey: .lastProgress)
+        self.cycleActionable = try container.decodeIfPresent(SyncError.self, forKey: .cycleActionable)
+        self.cycleTransient = try container.decodeIfPresent(SyncError.self, forKey: .cycleTransient)
+        self.containerIdentifier = try container.decodeIfPresent(UInt64.self, forKey: .containerIdentifier)
+        self.lastStart = try container.decodeIfPresent(Timestamp.self, forKey: .lastStart)
+        self.lastSuccess = try container.decodeIfPresent(Timestamp.self, forKey: .lastSuccess)
+        self.runs = try container.decode(UInt64.self, forKey: .runs)
+        self.failures = try container.decode(UInt64.self, forKey: .failures)
+        self.durations = try container.decode(DurationHistogram.self, forKey: .durations)
+        if container.contains(.failing) {
+            self.failing = try container.decodeIfPresent(OutstandingFailure.self, forKey: .failing)
+        } else if case .failed(_, let ended, let error) = self.state {
+            self.failing = OutstandingFailure(since: ended, error: error)
+        }
+    }
+
+    /// `failing` is written even when `nil`, so that decoding can tell "recovered" from
+    /// "written before outstanding failures existed".
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.state, forKey: .state)
+        try container.encodeIfPresent(self.lastProgress, forKey: .lastProgress)
+        try container.encodeIfPresent(self.cycleActionable, forKey: .cycleActionable)
+        try container.encodeIfPresent(self.cycleTransient, forKey: .cycleTransient)
+        try container.encodeIfPresent(self.containerIdentifier, forKey: .containerIdentifier)
+        try container.encodeIfPresent(self.lastStart, forKey: .lastStart)
+        try container.encodeIfPresent(self.lastSuccess, forKey: .lastSuccess)
+        try container.encode(self.runs, forKey: .runs)
+        try container.encode(self.failures, forKey: .failures)
+        try container.encode(self.durations, forKey: .durations)
+        try container.encode(self.failing, forKey: .failing)
     }
 }

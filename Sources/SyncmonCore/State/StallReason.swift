@@ -10,6 +10,8 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
     case retryLoop
     /// No import succeeded.
     case noRecentImport
+    /// No export succeeded: the dead man's switch of a backup or mirror job.
+    case noRecentExport
 
     /// The label, status JSON and flag spelling.
     public var description: String {
@@ -19,6 +21,7 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
         case .pendingNotDraining: "pending_not_draining"
         case .retryLoop: "retry_loop"
         case .noRecentImport: "no_recent_import"
+        case .noRecentExport: "no_recent_export"
         }
     }
 
@@ -31,6 +34,9 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
 /// A set of stall reasons, one bit each, iterated in the SPEC's order.
 public struct StallSet: Hashable, Sendable, Codable, Sequence {
     public private(set) var rawValue: UInt8 = 0
+
+    /// Every reason needs a bit of `rawValue`: a ninth reason must widen it, not vanish.
+    static let hasRoomForEveryReason = StallReason.allCases.count <= UInt8.bitWidth
 
     public init() {}
 
@@ -45,6 +51,7 @@ public struct StallSet: Hashable, Sendable, Codable, Sequence {
     }
 
     public mutating func insert(_ reason: StallReason) {
+        assert(Self.hasRoomForEveryReason, "StallSet.rawValue is narrower than StallReason")
         self.rawValue |= 1 << reason.rawValue
     }
 
@@ -60,14 +67,16 @@ public struct StallThresholds: Hashable, Sendable {
     public var pendingNotDraining: TimeSpan
     public var retryLoop: TimeSpan
     public var noRecentImport: TimeSpan
+    public var noRecentExport: TimeSpan
 
-    /// The SPEC §2.3 defaults: 60 s, 300 s, 900 s, 1800 s, disabled.
+    /// The defaults: 60 s, 300 s, 900 s, 1800 s, and the two dead man's switches disabled.
     public static let defaults = StallThresholds(
         notSyncing: .seconds(60 as Int64),
         noProgress: .seconds(300 as Int64),
         pendingNotDraining: .seconds(900 as Int64),
         retryLoop: .seconds(1800 as Int64),
-        noRecentImport: .zero
+        noRecentImport: .zero,
+        noRecentExport: .zero
     )
 
     public init(
@@ -75,13 +84,15 @@ public struct StallThresholds: Hashable, Sendable {
         noProgress: TimeSpan,
         pendingNotDraining: TimeSpan,
         retryLoop: TimeSpan,
-        noRecentImport: TimeSpan
+        noRecentImport: TimeSpan,
+        noRecentExport: TimeSpan = .zero
     ) {
         self.notSyncing = notSyncing
         self.noProgress = noProgress
         self.pendingNotDraining = pendingNotDraining
         self.retryLoop = retryLoop
         self.noRecentImport = noRecentImport
+        self.noRecentExport = noRecentExport
     }
 
     public subscript(reason: StallReason) -> TimeSpan {
@@ -92,6 +103,7 @@ public struct StallThresholds: Hashable, Sendable {
             case .pendingNotDraining: self.pendingNotDraining
             case .retryLoop: self.retryLoop
             case .noRecentImport: self.noRecentImport
+            case .noRecentExport: self.noRecentExport
             }
         }
         set {
@@ -101,6 +113,7 @@ public struct StallThresholds: Hashable, Sendable {
             case .pendingNotDraining: self.pendingNotDraining = newValue
             case .retryLoop: self.retryLoop = newValue
             case .noRecentImport: self.noRecentImport = newValue
+            case .noRecentExport: self.noRecentExport = newValue
             }
         }
     }

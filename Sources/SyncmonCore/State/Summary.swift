@@ -47,6 +47,20 @@ public enum Summary: Int, CaseIterable, Hashable, Comparable, Sendable, Codable,
         }
     }
 
+    /// `not_started`, `in_progress` and `succeeded` are one health state, "ok": moving among
+    /// them is a healthy engine's every cycle, not news. Every other summary is its own.
+    public var isOK: Bool {
+        switch self {
+        case .notStarted, .inProgress, .succeeded: true
+        default: false
+        }
+    }
+
+    /// Whether the two summaries are the same health state (what the journal reports changes of).
+    public func hasSameHealth(as other: Summary) -> Bool {
+        self == other || (self.isOK && other.isOK)
+    }
+
     /// Precedence order: a "smaller" summary is worse and wins.
     public static func < (lhs: Summary, rhs: Summary) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -17,7 +17,7 @@ public enum StatusDocument {
             writer.endArray()
             writer.string(row.account.description, key: "account")
             writer.string(row.network.description, key: "network")
-            for phase in Phase.allCases { self.write(row[phase], key: phase.description, to: &writer) }
+            for phase in Phase.allCases { self.write(row[phase], failing: row.failing(phase), key: phase.description, to: &writer) }
             writer.string(row.throttledUntil.map(RFC3339.format), key: "throttledUntil")
             writer.beginObject(key: "pending")
             writer.integer(row.pendingRecordZoneChanges, key: "recordZone")
@@ -32,7 +32,7 @@ public enum StatusDocument {
         return writer.output + "\n"
     }
 
-    private static func write(_ state: PhaseState, key: String, to writer: inout JSONWriter) {
+    private static func write(_ state: PhaseState, failing: OutstandingFailure?, key: String, to writer: inout JSONWriter) {
         writer.beginObject(key: key)
         writer.string(state.name.description, key: "state")
         switch state {
@@ -46,11 +46,22 @@ public enum StatusDocument {
         case .failed(let started, let ended, let error):
             writer.string(RFC3339.format(started), key: "started")
             writer.string(RFC3339.format(ended), key: "ended")
-            writer.beginObject(key: "error")
-            writer.string(error.code.description, key: "code")
-            writer.string(error.errorClass.description, key: "class")
+            self.write(error, key: "error", to: &writer)
+        }
+        // Whatever the current state: a retry in progress is still failing.
+        if let failing {
+            writer.beginObject(key: "failing")
+            writer.string(RFC3339.format(failing.since), key: "since")
+            self.write(failing.error, key: "error", to: &writer)
             writer.endObject()
         }
+        writer.endObject()
+    }
+
+    private static func write(_ error: PhaseError, key: String, to writer: inout JSONWriter) {
+        writer.beginObject(key: key)
+        writer.string(error.code.description, key: "code")
+        writer.string(error.errorClass.description, key: "class")
         writer.endObject()
     }
 }

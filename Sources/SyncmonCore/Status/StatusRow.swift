@@ -8,6 +8,8 @@ public struct StatusRow: Sendable {
     public var setup: PhaseState
     public var importPhase: PhaseState
     public var exportPhase: PhaseState
+    /// Each phase's outstanding failure, by `Phase.rawValue`.
+    public var failing: [OutstandingFailure?]
     /// `nil` once the throttle has passed.
     public var throttledUntil: Timestamp?
     public var pendingRecordZoneChanges: Int64
@@ -23,6 +25,7 @@ public struct StatusRow: Sendable {
         account: AccountStatus,
         network: NetworkStatus,
         phases: (setup: PhaseState, import: PhaseState, export: PhaseState),
+        failing: (setup: OutstandingFailure?, import: OutstandingFailure?, export: OutstandingFailure?) = (nil, nil, nil),
         throttledUntil: Timestamp?,
         pending: (recordZone: Int64, database: Int64),
         lastEvent: Timestamp,
@@ -36,6 +39,7 @@ public struct StatusRow: Sendable {
         self.setup = phases.setup
         self.importPhase = phases.import
         self.exportPhase = phases.export
+        self.failing = [failing.setup, failing.import, failing.export]
         self.throttledUntil = throttledUntil
         self.pendingRecordZoneChanges = pending.recordZone
         self.pendingDatabaseChanges = pending.database
@@ -53,11 +57,24 @@ public struct StatusRow: Sendable {
         self.setup = state.setup.state
         self.importPhase = state.importPhase.state
         self.exportPhase = state.exportPhase.state
+        self.failing = Phase.allCases.map { state[$0].failing }
         self.throttledUntil = state.activeThrottle(at: now)
         self.pendingRecordZoneChanges = state.pendingRecordZoneChanges
         self.pendingDatabaseChanges = state.pendingDatabaseChanges
         self.lastEvent = state.lastEvent
         self.up = state.isUp(at: now)
+    }
+
+    /// The outstanding failure of `phase`, if any.
+    public func failing(_ phase: Phase) -> OutstandingFailure? {
+        self.failing[phase.rawValue]
+    }
+
+    /// The failure the summary shows: the first phase with an actionable outstanding
+    /// failure, else the first with a transient one.
+    public var outstandingFailure: (phase: Phase, failure: OutstandingFailure)? {
+        let failing = Phase.allCases.compactMap { phase in self.failing(phase).map { (phase: phase, failure: $0) } }
+        return failing.first { $0.failure.error.errorClass != .transient } ?? failing.first
     }
 
     public subscript(phase: Phase) -> PhaseState {

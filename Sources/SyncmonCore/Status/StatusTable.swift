@@ -12,9 +12,9 @@ public enum StatusTable {
                 row.key.database.description,
                 (colors ? self.symbol(row.summary) + " " : "") + row.summary.description,
                 row.stalls.isEmpty ? "-" : row.stalls.map(\.description).joined(separator: ","),
-                self.describe(row.setup),
-                self.describe(row.importPhase),
-                self.describe(row.exportPhase),
+                self.describe(row.setup, failing: row.failing(.setup), now: now),
+                self.describe(row.importPhase, failing: row.failing(.import), now: now),
+                self.describe(row.exportPhase, failing: row.failing(.export), now: now),
                 row.account.description,
                 row.network.description,
                 self.age(of: row.lastEvent, at: now) + (row.up ? "" : " (down)"),
@@ -39,11 +39,25 @@ public enum StatusTable {
         return output
     }
 
-    private static func describe(_ state: PhaseState) -> String {
-        switch state {
-        case .failed(_, _, let error): "failed (\(error.code))"
-        default: state.name.description
+    /// `succeeded`, `failed (quotaExceeded)`, or with an outstanding failure under a retry,
+    /// `in_progress, failing since 10:02 (quotaExceeded)`.
+    public static func describe(_ state: PhaseState, failing: OutstandingFailure?, now: Timestamp) -> String {
+        switch (state, failing) {
+        case (.failed(_, _, let error), nil): return "failed (\(error.code))"
+        case (_, nil): return state.name.description
+        case (.failed, let failing?): return "failed since \(self.clock(failing.since, now: now)) (\(failing.error.code))"
+        case (_, let failing?): return "\(state.name), failing since \(self.clock(failing.since, now: now)) (\(failing.error.code))"
         }
+    }
+
+    /// A UTC time of day (`10:02`) within the last day, the date (`2026-11-20`) before that.
+    static func clock(_ time: Timestamp, now: Timestamp) -> String {
+        let text = RFC3339.format(time)
+        let sameDay = now.since(time) < .seconds(86_400 as Int64)
+        // RFC 3339: "YYYY-MM-DDTHH:MM:SS…": the date is the first 10 characters, the time of day the next 5.
+        let characters = Array(text)
+        guard characters.count >= 16 else { return text }
+        return sameDay ? String(characters[11..<16]) : String(characters[0..<10])
     }
 
     /// "12s ago", "5m ago", "3h ago", "2d ago".
