@@ -39,6 +39,9 @@ struct Benchmark {
     }
 
     /// Decode + apply, best of three passes over the same lines (a warm steady state).
+    ///
+    /// Apply is the daemon's per-event path: the pair is looked at before and after each
+    /// event for changes to report, as `MonitorStore` does.
     static func decodeAndApply(events: Int) throws {
         let buffer = SyntheticTraffic().lines(count: events)
         var best = Double.infinity
@@ -47,11 +50,13 @@ struct Benchmark {
             var monitor = Monitor()
             let decoder = EventDecoder()
             var framer = LineFramer()
+            var changes: [StatusChange] = []
             let started = Self.monotonicSeconds()
             buffer.withUnsafeBytes { bytes in
                 framer.feed(bytes) { line in
                     guard case .line(let text) = line, case .event(let event) = decoder.decode(text) else { return }
-                    monitor.apply(event, at: event.time ?? Timestamp(seconds: 0))
+                    let time = event.time ?? Timestamp(seconds: 0)
+                    monitor.apply(event, at: time, connection: nil, now: time, changes: &changes)
                 }
             }
             best = min(best, Self.monotonicSeconds() - started)
@@ -70,12 +75,15 @@ struct Benchmark {
         var monitor = Monitor()
         let decoder = EventDecoder()
         var framer = LineFramer()
+        var changes: [StatusChange] = []
+        changes.reserveCapacity(4096)
         let warmup = min(buffer.count, 1 << 20)
         let split = buffer[..<warmup].lastIndex(of: 10).map { $0 + 1 } ?? 0
         let apply = { (bytes: UnsafeRawBufferPointer) in
             framer.feed(bytes) { line in
                 guard case .line(let text) = line, case .event(let event) = decoder.decode(text) else { return }
-                monitor.apply(event, at: event.time ?? Timestamp(seconds: 0))
+                let time = event.time ?? Timestamp(seconds: 0)
+                monitor.apply(event, at: time, connection: nil, now: time, changes: &changes)
             }
         }
         buffer[..<split].withUnsafeBytes { apply($0) }
