@@ -15,6 +15,11 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         self.microseconds = seconds &* 1_000_000
     }
 
+    /// Before every real time.
+    public static let distantPast = Timestamp(microseconds: .min)
+    /// After every real time.
+    public static let distantFuture = Timestamp(microseconds: .max)
+
     /// Seconds since the epoch, as Prometheus timestamps are written.
     public var seconds: Double {
         Double(self.microseconds) / 1_000_000

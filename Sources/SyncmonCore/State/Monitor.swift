@@ -5,7 +5,12 @@
 /// offline. Decisions come back as values (`ApplyOutcome`, `StatusChange`); the owner performs
 /// the effects (metrics, logs, notifications).
 public struct Monitor: Sendable {
-    public var configuration: MonitorConfiguration
+    public var configuration: MonitorConfiguration {
+        // New thresholds change every verdict's deadlines: look at every pair again.
+        didSet {
+            for index in self.pairs.indices { self.pairs.values[index].verdictHoldsUntil = .distantPast }
+        }
+    }
     /// The pairs by key.
     public private(set) var pairs: [PairKey: PairState] = [:]
     /// Rejected lines by reason (`RejectionReason.rawValue`).
@@ -117,12 +122,22 @@ public struct Monitor: Sendable {
         changes: inout [StatusChange]
     ) -> ApplyOutcome {
         let key = event.pair
-        if let index = self.pairs.index(forKey: key) { self.changes(ofPairAt: index, key: key, at: now, into: &changes) }
-        let outcome = self.apply(event, at: time, connection: connection)
-        if outcome == .applied, let index = self.pairs.index(forKey: key) {
-            self.changes(ofPairAt: index, key: key, at: now, into: &changes)
+        guard let index = self.pairs.index(forKey: key) else {
+            let outcome = self.apply(event, at: time, connection: connection)
+            if outcome == .applied, let index = self.pairs.index(forKey: key) {
+                self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes)
+            }
+            return outcome
         }
-        return outcome
+        // One lookup for the look before, the event and the look after: nothing is inserted.
+        self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: true, into: &changes)
+        guard self.pairs.values[index].applyIfNew(event, at: time, connection: connection) else {
+            self.duplicates += 1
+            return .duplicate
+        }
+        self.accepted += 1
+        self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes)
+        return .applied
     }
 
     /// Compares each pair's verdict at `now` with the one last reported and returns the
@@ -130,7 +145,7 @@ public struct Monitor: Sendable {
     public mutating func changes(at now: Timestamp) -> [StatusChange] {
         var changes: [StatusChange] = []
         for index in self.pairs.indices {
-            self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, into: &changes)
+            self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, onlyIfDue: true, into: &changes)
         }
         return changes.sorted { $0.key < $1.key }
     }
@@ -138,7 +153,7 @@ public struct Monitor: Sendable {
     /// The changes of one pair, remembering its new verdict.
     public mutating func changes(of key: PairKey, at now: Timestamp) -> [StatusChange] {
         var changes: [StatusChange] = []
-        if let index = self.pairs.index(forKey: key) { self.changes(ofPairAt: index, key: key, at: now, into: &changes) }
+        if let index = self.pairs.index(forKey: key) { self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: true, into: &changes) }
         return changes
     }
 
@@ -150,31 +165,35 @@ public struct Monitor: Sendable {
         ofPairAt index: [PairKey: PairState].Index,
         key: PairKey,
         at now: Timestamp,
+        onlyIfDue: Bool,
         into changes: inout [StatusChange]
     ) {
-        let state = self.pairs.values[index]
-        let evaluation = state.evaluate(at: now, thresholds: self.configuration.thresholds(for: key.engine))
-        let previous = state.reported
-        guard previous != evaluation else { return }
-        self.pairs.values[index].reported = evaluation
+        // In place through a mutating call: reading the pair out would copy it (and retain
+        // all of its storage) for every event.
+        let thresholds = self.configuration.thresholds(for: key.engine)
+        guard let (previous, evaluation) = self.pairs.values[index].takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue) else {
+            return
+        }
+        let failedPhase = self.pairs.values[index].outstandingFailure.map { (phase: $0.phase, error: $0.error) }
+        func change(_ kind: StatusChange.Kind) -> StatusChange {
+            StatusChange(key: key, kind: kind, evaluation: evaluation, failedPhase: failedPhase)
+        }
         if let previous, previous.stalls != evaluation.stalls {
             for reason in StallReason.allCases {
                 let was = previous.stalls.contains(reason)
                 let isNow = evaluation.stalls.contains(reason)
-                if isNow, !was { changes.append(StatusChange(key: key, kind: .stallRaised(reason), evaluation: evaluation, state: state)) }
-                if was, !isNow { changes.append(StatusChange(key: key, kind: .stallCleared(reason), evaluation: evaluation, state: state)) }
+                if isNow, !was { changes.append(change(.stallRaised(reason))) }
+                if was, !isNow { changes.append(change(.stallCleared(reason))) }
             }
         } else if previous == nil {
-            for reason in evaluation.stalls {
-                changes.append(StatusChange(key: key, kind: .stallRaised(reason), evaluation: evaluation, state: state))
-            }
+            for reason in evaluation.stalls { changes.append(change(.stallRaised(reason))) }
         }
         guard previous?.summary != evaluation.summary else { return }
         let healthChanged = previous.map { !$0.summary.hasSameHealth(as: evaluation.summary) } ?? true
         guard healthChanged || self.configuration.reportsCycles else { return }
-        var change = StatusChange(key: key, kind: .summaryChanged(from: previous?.summary), evaluation: evaluation, state: state)
-        change.isHealthChange = healthChanged
-        changes.append(change)
+        var summaryChange = change(.summaryChanged(from: previous?.summary))
+        summaryChange.isHealthChange = healthChanged
+        changes.append(summaryChange)
     }
 }
 
@@ -198,10 +217,10 @@ public struct StatusChange: Sendable {
     /// such changes are only produced when cycles are reported, and are logged at debug.
     public var isHealthChange = true
 
-    init(key: PairKey, kind: Kind, evaluation: Evaluation, state: PairState) {
+    init(key: PairKey, kind: Kind, evaluation: Evaluation, failedPhase: (phase: Phase, error: PhaseError)?) {
         self.key = key
         self.kind = kind
         self.evaluation = evaluation
-        self.failedPhase = state.outstandingFailure.map { ($0.phase, $0.error) }
+        self.failedPhase = failedPhase
     }
 }

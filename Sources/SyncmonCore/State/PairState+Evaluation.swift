@@ -42,7 +42,22 @@ extension PairState {
 
     /// The stalls that fire at `now` (SPEC §2.3, §9.8).
     public func stalls(at now: Timestamp, thresholds: StallThresholds) -> StallSet {
+        var changesBy = Timestamp.distantFuture
+        return self.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
+    }
+
+    /// The stalls that fire at `now`; lowers `changesBy` to the first later moment at which,
+    /// without any event, the set could change (a stall falling due, the engine going down
+    /// by missed heartbeats, a throttle running out).
+    private func stalls(at now: Timestamp, thresholds: StallThresholds, changesBy: inout Timestamp) -> StallSet {
         var stalls = StallSet()
+        func due(_ moment: Timestamp?) {
+            if let moment, moment > now, moment < changesBy { changesBy = moment }
+        }
+        due(self.throttledUntil)
+        if let interval = self.heartbeatInterval, !self.disconnected { due(self.lastEvent.adding(interval.multiplied(by: 3))) }
+        // Suppressed: nothing fires, and the clocks restart when the suppression ends, which is
+        // an event or one of the moments above.
         guard !self.isSuppressed(at: now) else { return stalls }
         let suppressionEnd = self.lastSuppressionEnd(at: now)
         func fires(_ reason: StallReason, since conditionStart: Timestamp?) -> Bool {
@@ -50,7 +65,9 @@ extension PairState {
             guard threshold > .zero, let conditionStart else { return false }
             // The engine gets the full threshold after each suppression ends.
             let start = max(conditionStart, suppressionEnd ?? conditionStart)
-            return now.since(start) >= threshold
+            let fallsDue = start.adding(threshold)
+            due(fallsDue)
+            return now >= fallsDue
         }
         if fires(.notSyncing, since: self.notSyncingSince) { stalls.insert(.notSyncing) }
         // The oldest activity among open phases (evaluated often: no array built).
@@ -84,6 +101,24 @@ extension PairState {
         return max(pendingSince, self.exportPhase.lastSuccess ?? pendingSince)
     }
 
+    /// The verdict at `now` and the one reported before it, when they differ; the new one
+    /// becomes the reported one. `nil` when nothing changed since the last report.
+    ///
+    /// With `onlyIfDue`, a pair whose verdict cannot have changed since it was last taken (no
+    /// event since, and no threshold, heartbeat limit or throttle end reached) is not
+    /// evaluated at all: the per-event and per-tick looks cost a comparison.
+    mutating func takeNewVerdict(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool) -> (previous: Evaluation?, current: Evaluation)? {
+        if onlyIfDue, now < self.verdictHoldsUntil { return nil }
+        var changesBy = Timestamp.distantFuture
+        let stalls = self.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
+        let evaluation = Evaluation(summary: self.summary(at: now, stalls: stalls), stalls: stalls)
+        self.verdictHoldsUntil = changesBy
+        let previous = self.reported
+        guard previous != evaluation else { return nil }
+        self.reported = evaluation
+        return (previous, evaluation)
+    }
+
     /// The summary and stalls at `now` (SPEC §2.4).
     public func evaluate(at now: Timestamp, thresholds: StallThresholds) -> Evaluation {
         let stalls = self.stalls(at: now, thresholds: thresholds)
@@ -112,9 +147,13 @@ extension PairState {
     /// The failure the summary shows: the first phase (setup, import, export) with an
     /// actionable outstanding failure, else the first with a transient one.
     public var outstandingFailure: (phase: Phase, error: PhaseError, since: Timestamp)? {
+        // The fields themselves, not `self[phase]`: this runs for every event, and a whole
+        // tracker copied out would retain its histogram each time.
+        let failures = (self.setup.failing, self.importPhase.failing, self.exportPhase.failing)
+        if failures.0 == nil, failures.1 == nil, failures.2 == nil { return nil }
         var transient: (phase: Phase, error: PhaseError, since: Timestamp)? = nil
-        for phase in Phase.allCases {
-            guard let failing = self[phase].failing else { continue }
+        for (phase, failing) in [(Phase.setup, failures.0), (.import, failures.1), (.export, failures.2)] {
+            guard let failing else { continue }
             if failing.error.errorClass != .transient { return (phase, failing.error, failing.since) }
             if transient == nil { transient = (phase, failing.error, failing.since) }
         }

@@ -53,7 +53,11 @@ public struct PairState: Sendable, Codable {
     public private(set) var errors: [ErrorCounterKey: UInt64] = [:]
 
     /// What was last reported for this pair, so that changes can be announced once.
-    var reported: Evaluation? = nil
+    public internal(set) var reported: Evaluation? = nil
+    /// Until when `reported` stays the verdict if no event arrives: the earliest stall falling
+    /// due, heartbeat limit or throttle end. Any event (or a configuration change) resets it,
+    /// so the next look evaluates. Not persisted: a restored pair is looked at once.
+    var verdictHoldsUntil = Timestamp.distantPast
 
     /// What is persisted: everything but liveness, which is not (SPEC §2.2): after a restart an
     /// engine counts as up until its heartbeat rule says otherwise.
@@ -122,6 +126,7 @@ extension PairState {
     /// Applies one accepted event that happened at `time`; `connection` names the push
     /// connection that carried it, if any.
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) {
+        self.verdictHoldsUntil = .distantPast
         let wasSuppressed = self.isSuppressed(at: time, includingThrottle: false)
         if let sequence = event.sequence {
             // Written as a difference: `last + 1` would overflow for a last `seq` of Int64.max.
@@ -307,6 +312,7 @@ extension PairState {
     /// The push connection this pair is tied to closed without `engineStopped`.
     public mutating func connectionClosed() {
         guard self.connection != nil else { return }
+        self.verdictHoldsUntil = .distantPast
         self.connection = nil
         if !self.stopped { self.disconnected = true }
     }
