@@ -3,14 +3,19 @@
 #   scripts/install-deps.sh          what building and running needs (libsystemd-dev, zlib1g-dev)
 #   scripts/install-deps.sh --test   plus the real components the tests run against:
 #                                    promtool and prometheus (prometheus), systemd-journald,
-#                                    journalctl and systemd-analyze (systemd); python3 and curl
-#                                    for scripts/test-deploy.sh
+#                                    journalctl and systemd-analyze (systemd), logger
+#                                    (bsdutils: start-journald.sh probes with it), gzip;
+#                                    Debian's python3 with the reference OpenMetrics parser
+#                                    (python3-prometheus-client) and PyYAML (python3-yaml), and
+#                                    curl, for the tests and scripts/test-deploy.sh. A test that
+#                                    skips for want of a package is a hole, so every package a
+#                                    test needs is listed here.
 #   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
 set -euo pipefail
 
 packages=(libsystemd-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(systemd prometheus python3 curl)
+    packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl)
 fi
 if [ "${1:-}" = "--bench" ]; then
     packages+=(mtail)

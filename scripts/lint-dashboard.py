@@ -20,6 +20,8 @@ Rules (the names are printed with every finding):
   target-instance       every series selector has instance=~"$instance"
   target-rate-interval  every range selector is [$__rate_interval] (no fixed [5m], no subqueries)
   target-promql         every query parses (promtool check rules over a generated rule file)
+  target-retired-name   no query selects a family syncmon no longer exposes (syncmon_summary,
+                        now syncmon_status): such a panel parses but shows nothing
 
 Exit status: 0 clean, 1 findings, 2 usage or environment errors.
 """
@@ -50,6 +52,9 @@ SUBSTITUTIONS = {"__rate_interval": "5m", "__interval": "1m", "__interval_ms": "
                  "__range": "1h", "__range_s": "3600", "__range_ms": "3600000"}
 RANGE_FUNCTIONS = ("rate", "irate", "increase", "deriv", "delta", "idelta", "changes", "resets",
                    "predict_linear", "holt_winters", "absent_over_time", "present_over_time")
+# Families syncmon used to expose, and what replaced them. A query on a retired name parses and
+# returns nothing, so only a lint notices it before an operator does.
+RETIRED_NAMES = {"syncmon_summary": "syncmon_status"}
 VARIABLE_RE = re.compile(r"\$(?:\{(\w+)(?::\w+)?\}|(\w+)|\[\[(\w+)(?::\w+)?\]\])")
 DATASOURCE_REFS = {"$datasource", "${datasource}"}
 
@@ -164,6 +169,7 @@ def lint(dashboard, where, findings, promtool_queries):
         inner = re.match(r"\s*label_values\((.*),\s*([a-zA-Z_]\w*)\s*\)\s*$", text, re.S)
         if inner:
             promtool_queries.append((f"{where}: variable {name}", inner.group(1)))
+            lint_retired_names(inner.group(1), f"{where}: variable {name}", findings)
         for used in variables_in(text):
             if used not in defined:
                 findings.append(Finding("template-variables", f"{where}: variable {name}", f"${used} is not defined"))
@@ -208,7 +214,14 @@ def lint(dashboard, where, findings, promtool_queries):
             promtool_queries.append((at, expr))
 
 
+def lint_retired_names(expr, at, findings):
+    for name, _ in selectors(expr):
+        if name in RETIRED_NAMES:
+            findings.append(Finding("target-retired-name", at, f"{name} is no longer exposed; use {RETIRED_NAMES[name]}"))
+
+
 def lint_expr(expr, at, defined, findings):
+    lint_retired_names(expr, at, findings)
     for used in variables_in(expr):
         if used not in defined:
             findings.append(Finding("template-variables", at, f"${used} is not defined"))
@@ -333,13 +346,14 @@ def self_test(promtool, dashboard_path):
         ("target-job", set_expr("syncmon_pending_changes", 'job=~"$job", ', "")),
         ("target-job", set_expr("process_resident_memory_bytes", '{job=~"$job", instance=~"$instance"}', "")),
         ("target-instance", set_expr("syncmon_errors_total", ', instance=~"$instance"', "")),
-        ("target-instance", set_expr("syncmon_summary", 'instance=~"$instance"', 'instance=~"$job"')),
+        ("target-instance", set_expr("syncmon_status", 'instance=~"$instance"', 'instance=~"$job"')),
         ("target-rate-interval", set_expr("syncmon_records_sent_total", "[$__rate_interval]", "[5m]")),
         ("target-rate-interval", set_expr("process_cpu_seconds_total", "[$__rate_interval]", "[$__rate_interval:1m]")),
         ("target-promql", set_expr("syncmon_records_fetched_total", "sum by (change)", "sum by (change")),
         ("target-promql", set_expr("syncmon_events_rejected_total", "rate(", "rated(")),
         # A type error, not a syntax error: a range vector where an instant vector is needed.
         ("target-promql", set_expr("syncmon_stalled", '"$engine"})', '"$engine"}[$__rate_interval])')),
+        ("target-retired-name", set_expr("syncmon_status", "syncmon_status{", "syncmon_summary{")),
     ]
 
     failures = 0

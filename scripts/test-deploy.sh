@@ -13,15 +13,24 @@
 #   6. integration                a live `syncmon daemon` fed recorded streams, scraped by a real
 #                                 Prometheus with the shipped rules; every dashboard query and rule
 #                                 expression evaluated over the HTTP API (scripts/deploy-integration.py)
+#   7. live /metrics              the same daemon's /metrics through `promtool check metrics`, which
+#                                 must exit 0 and print nothing, and its OpenMetrics answer through
+#                                 the reference parser (python3-prometheus-client)
 # Usage: scripts/test-deploy.sh            (binary: $SYNCMON_BINARY, default .build/debug/syncmon)
+# Python: $PYTHON, default Debian's /usr/bin/python3 — the interpreter the python3-* packages of
+# scripts/install-deps.sh --test install into (a python3 earlier in $PATH, pyenv's say, has not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 binary=${SYNCMON_BINARY:-.build/debug/syncmon}
 promtool=${PROMTOOL:-promtool}
 prometheus=${PROMETHEUS:-prometheus}
-for tool in "$promtool" "$prometheus" systemd-analyze python3 curl; do
+python=${PYTHON:-/usr/bin/python3}
+for tool in "$promtool" "$prometheus" systemd-analyze "$python" curl; do
     command -v "$tool" >/dev/null || { echo "test-deploy: $tool not found (scripts/install-deps.sh --test)" >&2; exit 2; }
+done
+for module in yaml prometheus_client.openmetrics.parser; do
+    "$python" -c "import $module" 2>/dev/null || { echo "test-deploy: $python cannot import $module (scripts/install-deps.sh --test)" >&2; exit 2; }
 done
 [ -x "$binary" ] || { echo "test-deploy: no syncmon binary at $binary (build it, or set SYNCMON_BINARY)" >&2; exit 2; }
 binary=$(readlink -f "$binary")
@@ -54,22 +63,20 @@ step "promtool check config (the example scrape configuration)"
 "$promtool" check config deploy/prometheus/prometheus.yml.example
 
 step "dashboard lint"
-python3 scripts/lint-dashboard.py --promtool "$promtool" dashboards/syncmon.json
-python3 scripts/lint-dashboard.py --promtool "$promtool" --self-test dashboards/syncmon.json
-python3 -c 'import json, sys; json.load(open(sys.argv[1]))' dashboards/syncmon.json
-if python3 scripts/lint-dashboard.py --promtool "$promtool" scripts/testdata/broken-dashboard.json >"$work/broken.txt"; then
+"$python" scripts/lint-dashboard.py --promtool "$promtool" dashboards/syncmon.json
+"$python" scripts/lint-dashboard.py --promtool "$promtool" --self-test dashboards/syncmon.json
+"$python" -c 'import json, sys; json.load(open(sys.argv[1]))' dashboards/syncmon.json
+if "$python" scripts/lint-dashboard.py --promtool "$promtool" scripts/testdata/broken-dashboard.json >"$work/broken.txt"; then
     echo "test-deploy: the broken dashboard passed the lint" >&2; exit 1
 fi
-for rule in $(python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["__expect_rules"]))' scripts/testdata/broken-dashboard.json); do
+for rule in $("$python" -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["__expect_rules"]))' scripts/testdata/broken-dashboard.json); do
     grep -q "^$rule: " "$work/broken.txt" || { cat "$work/broken.txt" >&2; echo "test-deploy: broken dashboard: $rule not reported" >&2; exit 1; }
 done
 echo "broken dashboard rejected: $(grep -c ': ' "$work/broken.txt") findings, every expected rule among them"
-if python3 -c 'import yaml' 2>/dev/null; then
-    for file in dashboards/provisioning/*/*.yml deploy/prometheus/*.yml deploy/prometheus/prometheus.yml.example; do
-        python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$file"
-    done
-    echo "provisioning and Prometheus YAML files parse"
-fi
+for file in dashboards/provisioning/*/*.yml deploy/prometheus/*.yml deploy/prometheus/prometheus.yml.example; do
+    "$python" -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$file"
+done
+echo "provisioning and Prometheus YAML files parse"
 
 step "systemd-analyze verify"
 root="$work/root"
@@ -97,7 +104,7 @@ else
 fi
 
 step "integration: syncmon daemon + Prometheus"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+free_port() { "$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 syncmon_port=$(free_port)
 prometheus_port=$(free_port)
 "$binary" daemon --listen "127.0.0.1:$syncmon_port" --events-socket "$work/events.sock" \
@@ -132,12 +139,35 @@ for _ in $(seq 150); do
 done
 curl -fsS "http://127.0.0.1:$prometheus_port/-/ready" >/dev/null || { cat "$work/prometheus.log" >&2; echo "test-deploy: Prometheus did not start" >&2; exit 1; }
 
-if ! python3 scripts/deploy-integration.py --prometheus "http://127.0.0.1:$prometheus_port" \
+if ! "$python" scripts/deploy-integration.py --prometheus "http://127.0.0.1:$prometheus_port" \
     --events-socket "$work/events.sock" --dashboard dashboards/syncmon.json \
     --fixtures Tests/Fixtures/replay --runbook docs/runbook.md; then
     echo "--- syncmon log" >&2; tail -n 30 "$work/syncmon.log" >&2
     echo "--- prometheus log" >&2; tail -n 30 "$work/prometheus.log" >&2
     exit 1
 fi
+
+step "live /metrics: promtool check metrics, OpenMetrics reference parser"
+# The daemon now holds the whole fed fleet (every summary, stalls, errors, rejections).
+curl -fsS "http://127.0.0.1:$syncmon_port/metrics" >"$work/metrics.txt"
+grep -q '^syncmon_status{' "$work/metrics.txt" || { echo "test-deploy: no syncmon_status in /metrics" >&2; exit 1; }
+if grep -q '^syncmon_summary' "$work/metrics.txt"; then echo "test-deploy: /metrics still has syncmon_summary" >&2; exit 1; fi
+# Any finding fails, lint included: promtool must exit 0 and print nothing (docs/metrics.md#promtool).
+status=0
+"$promtool" check metrics <"$work/metrics.txt" >"$work/promtool-metrics.txt" 2>&1 || status=$?
+if [ "$status" -ne 0 ] || [ -s "$work/promtool-metrics.txt" ]; then
+    cat "$work/promtool-metrics.txt" >&2
+    echo "test-deploy: promtool check metrics exited $status on the live /metrics; it must print nothing" >&2; exit 1
+fi
+echo "promtool check metrics: exit 0, no output ($(grep -c '^[a-z]' "$work/metrics.txt") samples)"
+curl -fsS -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$syncmon_port/metrics" >"$work/metrics.om"
+"$python" - "$work/metrics.om" <<'PY'
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+families = list(text_string_to_metric_families(open(sys.argv[1]).read()))
+names = {family.name for family in families}
+assert "syncmon_status" in names and "syncmon_summary" not in names, sorted(names)
+print(f"OpenMetrics reference parser: {len(families)} families, {sum(len(f.samples) for f in families)} samples")
+PY
 
 printf '\ntest-deploy: all checks passed in %ss\n' $((SECONDS - started))

@@ -217,7 +217,7 @@ in_ns /usr/local/bin/syncmon status --url "http://127.0.0.1:$port" >"$work/statu
 grep -q sandbox "$work/status.txt" || fail "syncmon status: $(cat "$work/status.txt")"
 curl -fsS "http://127.0.0.1:$port/metrics" >"$work/metrics.txt" || fail "GET /metrics"
 grep -q '^process_start_time_seconds [1-9]' "$work/metrics.txt" || fail "process_start_time_seconds is 0"
-grep -q '^syncmon_summary{.*status="succeeded"} 1' "$work/metrics.txt" || fail "summary not succeeded"
+grep -q '^syncmon_status{.*status="succeeded"} 1' "$work/metrics.txt" || fail "summary not succeeded"
 echo "ok: /metrics (summary succeeded, process_* read) and syncmon status served"
 
 # libdispatch logs "Failed to set thread priority … errno=13" once (EACCES: raising a thread's

@@ -22,9 +22,11 @@ public struct MetricsRenderer: Sendable {
     /// The families, defined once (their names and help are checked at first use).
     enum Families {
         static let buildInfo = MetricFamily.info("syncmon_build_info", help: "Build information; always 1.")
+        // Named `syncmon_status`, not after the summary it carries: promtool's lint refuses a
+        // Prometheus type name ("summary") inside a metric name (docs/metrics.md#promtool).
         static let summary = MetricFamily.stateSet(
-            "syncmon_summary",
-            help: "Summary of each engine and database (SPEC 2.4); the current status is 1.",
+            "syncmon_status",
+            help: "Status (summary) of each engine and database; the current status is 1.",
             label: "status",
             states: Summary.allCases.map(\.description)
         )

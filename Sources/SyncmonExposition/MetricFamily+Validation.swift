@@ -1,7 +1,4 @@
 extension MetricFamily {
-    /// Names the product specification fixes even though a lint rule objects to them.
-    static let specifiedNames: Set<String> = ["syncmon_summary"]
-
     /// Checks a definition against the name grammar, the OpenMetrics rules we rely on, and the suffix
     /// rules `promtool check metrics` lints.
     static func validate(name: String, help: String, kind: MetricKind, unit: String?) throws(MetricDefinitionError) {
@@ -31,14 +28,12 @@ extension MetricFamily {
         }
 
         // promtool: "metric name should not include type '…'" — for any type, not just its own, as a
-        // whole `_word` inside or at the end of the name. The one exception is `syncmon_summary`:
-        // SPEC §3 fixes that name (dashboards and alert rules depend on it), so it is exposed as
-        // specified and promtool's lint reports it; docs/metrics.md says so.
+        // whole `_word` inside or at the end of the name. No exceptions: `promtool check metrics`
+        // must find nothing at all (docs/metrics.md#promtool), which is why the status family is
+        // `syncmon_status` and no longer `syncmon_summary`.
         let lowercased = name.lowercased()
         for typeName in ["counter", "gauge", "histogram", "summary"]
-        where (lowercased.contains("_\(typeName)_") || lowercased.hasSuffix("_\(typeName)"))
-            && !Self.specifiedNames.contains(name)
-        {
+        where lowercased.contains("_\(typeName)_") || lowercased.hasSuffix("_\(typeName)") {
             throw .namingRule(name: name, reason: "promtool refuses type names in metric names (\(typeName))")
         }
 

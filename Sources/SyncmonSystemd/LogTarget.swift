@@ -2,7 +2,8 @@ import Glibc
 
 /// The `--log-target` choice: journald, stderr, or whichever fits the environment.
 public enum LogTarget: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// journald when the process runs under it or journald is present, stderr otherwise.
+    /// journald when systemd started the process, or when stderr is not a terminal and journald
+    /// runs; stderr otherwise (see ``destination(in:)``).
     case auto
     /// Always journald (still falling back to stderr for any entry journald does not take).
     case journald
@@ -17,30 +18,30 @@ public enum LogTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
 
     public var description: String { self.rawValue }
 
-    /// The destination for this target, given what the environment says (SPEC §5).
+    /// The destination for this target in `environment`.
     ///
-    /// `auto` picks journald when `JOURNAL_STREAM` is set, because stderr then goes to the journal anyway and native
-    /// entries keep their fields, or when the journal socket exists, because journald is running on this host.
-    ///
-    /// - Parameters:
-    ///   - journalStream: The value of `JOURNAL_STREAM`, or `nil` when unset.
-    ///   - journalSocketExists: Whether ``journalSocketPath`` exists and is a socket.
-    public func destination(journalStream: String?, journalSocketExists: Bool) -> LogDestination {
+    /// `auto` picks, in this order:
+    /// 1. journald when systemd started the process: `$JOURNAL_STREAM` matches stderr, which goes to
+    ///    the journal anyway, and native entries keep their structured fields;
+    /// 2. stderr when stderr is a terminal: someone runs the daemon in front of them (`scripts/run.sh`)
+    ///    and must see its log there, even on a host where journald runs;
+    /// 3. journald when the journal socket exists: stderr is a pipe or file nobody watches (another
+    ///    supervisor, `nohup`), and journald runs on this host;
+    /// 4. stderr otherwise (a container without journald).
+    public func destination(in environment: LogEnvironment) -> LogDestination {
         switch self {
         case .journald: return .journald
         case .stderr: return .stderr
         case .auto:
-            if let journalStream, !journalStream.isEmpty { return .journald }
-            return journalSocketExists ? .journald : .stderr
+            if environment.standardErrorIsJournalStream { return .journald }
+            if environment.standardErrorIsTerminal { return .stderr }
+            return environment.journalSocketExists ? .journald : .stderr
         }
     }
 
-    /// The destination for this target in the current process, reading `JOURNAL_STREAM` and the journal socket.
+    /// The destination for this target in the current process (``LogEnvironment/current()``).
     public func resolveDestination() -> LogDestination {
-        self.destination(
-            journalStream: getenv(Self.journalStreamVariable).map { String(cString: $0) },
-            journalSocketExists: Self.isSocket(atPath: Self.journalSocketPath)
-        )
+        self.destination(in: .current())
     }
 
     /// Whether `path` names a Unix socket.

@@ -47,7 +47,13 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("config"), help: "The configuration file (key = value lines; see docs/configuration.md).")
     var configFile: String?
 
-    @Option(name: .customLong("log-target"), help: "auto (journald when available), journald or stderr.")
+    @Option(
+        name: .customLong("log-target"),
+        help: """
+            auto, journald or stderr. auto: journald when started by systemd ($JOURNAL_STREAM names \
+            stderr) or when stderr is not a terminal and journald runs; stderr in a terminal.
+            """
+    )
     var logTarget: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")

@@ -6,7 +6,8 @@ import Glibc
 #endif
 import SyncmonCore
 
-/// `syncmon status`: asks the running daemon, prints a table or JSON, exits Nagios-style.
+/// `syncmon status`: asks the running daemon, prints a table, JSON or a Nagios line, exits
+/// Nagios-style.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -16,13 +17,31 @@ struct StatusCommand: ParsableCommand {
             0 OK (succeeded, in_progress, not_started, throttled, retrying, stopped), 1 WARNING \
             (no_network, account_not_available), 2 CRITICAL (error, stalled, engine_down), \
             3 UNKNOWN (no engines, or the daemon cannot be reached).
+
+            --format nagios prints one line in the plugin output convention, for Nagios and \
+            Icinga: the state, the pairs that need a look (worst first, with their stall reasons \
+            or error code), then perfdata counts, e.g.
+            SYNCMON CRITICAL - 1 of 3 critical: photos/private error (quotaExceeded) | ok=2 warning=0 critical=1 unknown=0
             """
     )
+
+    /// What the status is printed as.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        /// Aligned columns, coloured on a terminal.
+        case table
+        /// The daemon's status JSON, as GET /api/v1/status serves it.
+        case json
+        /// One line in the Nagios plugin output convention (``NagiosLine``).
+        case nagios
+    }
 
     @Option(help: "Only this engine.")
     var engine: String?
 
-    @Flag(help: "Print the status JSON (as GET /api/v1/status) instead of a table.")
+    @Option(help: "table (the default), json (as GET /api/v1/status) or nagios (one line in the Nagios plugin output convention).")
+    var format: Format?
+
+    @Flag(help: "Print the status JSON: short for --format json.")
     var json = false
 
     @Flag(help: "Redraw every 2 seconds until interrupted.")
@@ -31,30 +50,58 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "The daemon's HTTP address.")
     var url = "http://127.0.0.1:9478"
 
+    /// The format asked for, `--json` meaning `--format json`.
+    var chosenFormat: Format { self.json ? .json : self.format ?? .table }
+
+    func validate() throws {
+        if self.json, let format = self.format, format != .json {
+            throw ValidationError("--json is short for --format json; it cannot go with --format \(format.rawValue)")
+        }
+    }
+
     func run() throws {
         let client = StatusClient(url: self.url, timeoutSeconds: 5)
-        let colors = !self.json && isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let format = self.chosenFormat
+        let colors = format == .table && isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         while true {
-            let severity = self.showOnce(client: client, colors: colors, clearScreen: self.watch && colors)
+            let severity = self.showOnce(client: client, format: format, colors: colors, clearScreen: self.watch && colors)
             guard self.watch else { throw ExitCode(severity.rawValue) }
             sleep(2)
         }
     }
 
-    private func showOnce(client: StatusClient, colors: Bool, clearScreen: Bool) -> Severity {
+    private func showOnce(client: StatusClient, format: Format, colors: Bool, clearScreen: Bool) -> Severity {
+        // Checked here rather than in validate(): a check command with a bad argument is UNKNOWN
+        // (exit 3) by the plugin convention, not a usage error (64).
+        if let engine = self.engine, !EngineName.isValid(engine.utf8) {
+            let message = "--engine must be 1-64 characters of [A-Za-z0-9._-], not \(engine)"
+            if format == .nagios { print(NagiosLine.unknown(message)) } else { printError("syncmon status: \(message)") }
+            return .unknown
+        }
         do {
             let status = try client.fetch(engine: self.engine)
             if clearScreen { print("\u{1B}[H\u{1B}[2J", terminator: "") }
-            if self.json {
+            switch format {
+            case .json:
                 print(status.json, terminator: status.json.hasSuffix("\n") ? "" : "\n")
-            } else if status.rows.isEmpty, let engine = self.engine {
-                print("No engine named \(engine) is tracked.")
-            } else {
-                print(StatusTable.render(rows: status.rows, now: status.now, colors: colors), terminator: "")
+            case .nagios:
+                print(NagiosLine.render(rows: status.rows, engine: self.engine))
+            case .table:
+                if status.rows.isEmpty, let engine = self.engine {
+                    print("No engine named \(engine) is tracked.")
+                } else {
+                    print(StatusTable.render(rows: status.rows, now: status.now, colors: colors), terminator: "")
+                }
             }
             return Severity.worst(of: status.rows.map(\.summary.severity))
         } catch {
-            printError("syncmon status: \(error)")
+            // A check command's output is its first line on stdout: the monitoring system must
+            // read why it is UNKNOWN there, not in a log of stderr nobody sees.
+            if format == .nagios {
+                print(NagiosLine.unreachable(reason: "\(error)"))
+            } else {
+                printError("syncmon status: \(error)")
+            }
             return .unknown
         }
     }

@@ -67,7 +67,7 @@ struct EmitAndLivenessTests {
             #expect(down.rows["tied/private"]?["up"] as? Bool == false)
             let metrics = try daemon.metrics()
             #expect(metrics.value("syncmon_engine_up", ["engine": "tied"]) == 0)
-            #expect(metrics.value("syncmon_summary", ["engine": "tied", "status": "engine_down"]) == 1)
+            #expect(metrics.value("syncmon_status", ["engine": "tied", "status": "engine_down"]) == 1)
 
             // Heard from again (on any connection): up again.
             try daemon.send(lines: [EventLine.make("tied", "heartbeat")])

@@ -26,8 +26,8 @@ struct MetricsHTTPTests {
             #expect(plain.header("content-encoding") == nil)
             let metrics = try MetricsText(plain.text)
             #expect(metrics.samples.allSatisfy { $0.timestamp == nil })
-            #expect(metrics.value("syncmon_summary", ["engine": "notes", "database": "private", "status": "succeeded"]) == 1)
-            #expect(metrics.value("syncmon_summary", ["engine": "photos", "database": "public", "status": "no_network"]) == 1)
+            #expect(metrics.value("syncmon_status", ["engine": "notes", "database": "private", "status": "succeeded"]) == 1)
+            #expect(metrics.value("syncmon_status", ["engine": "photos", "database": "public", "status": "no_network"]) == 1)
             #expect(metrics.value("syncmon_tracked_engines") == 2)
             #expect(metrics.value("syncmon_events_received_total", ["transport": "push"]) == 3)
             #expect((metrics.value("process_start_time_seconds") ?? 0) > 1_600_000_000)
@@ -46,7 +46,7 @@ struct MetricsHTTPTests {
             let openMetrics = try daemon.get("/metrics", headers: [("Accept", "application/openmetrics-text; version=1.0.0")])
             #expect(openMetrics.header("content-type") == "application/openmetrics-text; version=1.0.0; charset=utf-8")
             #expect(openMetrics.text.hasSuffix("# EOF\n"))
-            #expect(try MetricsText(openMetrics.text).value("syncmon_summary", ["engine": "notes", "status": "succeeded"]) == 1)
+            #expect(try MetricsText(openMetrics.text).value("syncmon_status", ["engine": "notes", "status": "succeeded"]) == 1)
 
             // Both at once: OpenMetrics, gzipped.
             let both = try daemon.get("/metrics", headers: [("Accept", "application/openmetrics-text; version=1.0.0"), ("Accept-Encoding", "gzip")])

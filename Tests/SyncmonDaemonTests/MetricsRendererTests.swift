@@ -10,7 +10,7 @@ struct MetricsRendererTests {
     /// Every SPEC §3 family (bar `process_*`) and its `# TYPE` in text 0.0.4.
     static let families: [(name: String, type: String, perEngine: Bool)] = [
         ("syncmon_build_info", "gauge", false),
-        ("syncmon_summary", "gauge", true),
+        ("syncmon_status", "gauge", true),
         ("syncmon_phase_state", "gauge", true),
         ("syncmon_phase_last_start_timestamp_seconds", "gauge", true),
         ("syncmon_phase_last_success_timestamp_seconds", "gauge", true),
@@ -107,14 +107,14 @@ struct MetricsRendererTests {
             #expect(sample.labels["engine"] != nil && sample.labels["database"] != nil, "\(sample)")
         }
         // Every pair is there (families written per pair).
-        if ["syncmon_summary", "syncmon_engine_up", "syncmon_stalled", "syncmon_account_status"].contains(family) {
+        if ["syncmon_status", "syncmon_engine_up", "syncmon_stalled", "syncmon_account_status"].contains(family) {
             let pairs = Set(samples.map { "\($0.labels["engine"]!)/\($0.labels["database"]!)" })
             #expect(pairs == ["notes/private", "photos/shared", "idle/private"])
         }
     }
 
     @Test("state sets are complete with exactly one 1", arguments: [
-        ("syncmon_summary", "status", Summary.allCases.map(\.description), false),
+        ("syncmon_status", "status", Summary.allCases.map(\.description), false),
         ("syncmon_account_status", "status", AccountStatus.allCases.map(\.description), false),
         ("syncmon_network_status", "status", NetworkStatus.allCases.map(\.description), false),
         ("syncmon_phase_state", "state", ["not_started", "in_progress", "succeeded", "failed"], true),
@@ -138,9 +138,9 @@ struct MetricsRendererTests {
         let metrics = try self.metrics
         let notes = ["engine": "notes", "database": "private"]
         let photos = ["engine": "photos", "database": "shared"]
-        #expect(metrics.value("syncmon_summary", notes.merging(["status": "succeeded"]) { $1 }) == 1)
-        #expect(metrics.value("syncmon_summary", photos.merging(["status": "error"]) { $1 }) == 1)
-        #expect(metrics.value("syncmon_summary", ["engine": "idle", "status": "not_started"]) == 1)
+        #expect(metrics.value("syncmon_status", notes.merging(["status": "succeeded"]) { $1 }) == 1)
+        #expect(metrics.value("syncmon_status", photos.merging(["status": "error"]) { $1 }) == 1)
+        #expect(metrics.value("syncmon_status", ["engine": "idle", "status": "not_started"]) == 1)
         #expect(metrics.value("syncmon_phase_state", photos.merging(["phase": "export", "state": "failed"]) { $1 }) == 1)
         #expect(metrics.value("syncmon_phase_state", notes.merging(["phase": "import", "state": "succeeded"]) { $1 }) == 1)
         #expect(metrics.value("syncmon_network_status", notes.merging(["status": "available"]) { $1 }) == 1)
@@ -160,7 +160,7 @@ struct MetricsRendererTests {
         let later = try MetricsText(Self.render(now: at(123)))
         #expect(later.value("syncmon_stalled", ["engine": "photos", "reason": "not_syncing"]) == 1)
         #expect(later.samples("syncmon_stalled", ["engine": "photos"]).filter { $0.value == "1" }.count == 1)
-        #expect(later.value("syncmon_summary", ["engine": "photos", "status": "error"]) == 1)
+        #expect(later.value("syncmon_status", ["engine": "photos", "status": "error"]) == 1)
         let earlier = try MetricsText(Self.render(now: at(122)))
         #expect(earlier.value("syncmon_stalled", ["engine": "photos", "reason": "not_syncing"]) == 0)
     }
@@ -237,7 +237,7 @@ struct MetricsRendererTests {
     func empty() throws {
         let metrics = try MetricsText(Self.render(monitor: Monitor()))
         #expect(metrics.value("syncmon_tracked_engines") == 0)
-        #expect(metrics.samples("syncmon_summary").isEmpty)
+        #expect(metrics.samples("syncmon_status").isEmpty)
         for family in Self.families { #expect(metrics.types[family.name] != nil, "\(family.name)") }
     }
 
@@ -248,9 +248,9 @@ struct MetricsRendererTests {
         let metrics = try MetricsText(text)
         #expect(metrics.endsWithEOF)
         #expect(metrics.samples.allSatisfy { $0.timestamp == nil })
-        #expect(metrics.value("syncmon_summary", ["engine": "photos", "status": "error"]) == 1)
+        #expect(metrics.value("syncmon_status", ["engine": "photos", "status": "error"]) == 1)
         // State sets are gauges in both formats (see MetricFamily); counters are typed without _total.
-        #expect(metrics.types["syncmon_summary"] == "gauge")
+        #expect(metrics.types["syncmon_status"] == "gauge")
         #expect(metrics.types["syncmon_phase_runs"] == "counter")
     }
 }

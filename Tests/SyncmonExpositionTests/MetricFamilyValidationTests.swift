@@ -88,6 +88,15 @@ struct MetricFamilyValidationTests {
                 reason: "promtool refuses type names in metric names (summary)"
             )
         ),
+        // The v1.0 name of the status family: no longer an exception to the lint.
+        Refusal(
+            name: "syncmon_summary",
+            kind: .stateSet(label: "status", states: ["ok"]),
+            error: .namingRule(
+                name: "syncmon_summary",
+                reason: "promtool refuses type names in metric names (summary)"
+            )
+        ),
         Refusal(
             name: "syncmon_gauge_value",
             kind: .gauge,

@@ -5,17 +5,27 @@ import Testing
 /// (Debian `python3-prometheus-client`), which enforces the spec's structure — `# EOF`, family and
 /// sample naming, canonical `le`, cumulative buckets with `+Inf` equal to `_count`.
 ///
-/// promtool cannot do this (it reads only text 0.0.4), so this is the only automated OpenMetrics
-/// check; it is skipped where the package is not installed.
+/// promtool cannot do this (it reads only text 0.0.4), so this is the only OpenMetrics check of
+/// the writer's output (scripts/test-deploy.sh also parses a live daemon's). It is skipped where
+/// the package is not installed, except under CI (`scripts/install-deps.sh --test` installs it),
+/// where a missing parser fails.
 @Suite(
     "OpenMetrics reference parser",
     .enabled(
-        if: ExternalTool.openMetricsParserAvailable,
-        "python3-prometheus-client not installed (apt-get install python3-prometheus-client)"
+        if: ExternalTool.isCI || ExternalTool.openMetricsParserAvailable,
+        "python3-prometheus-client not installed (apt-get install python3-prometheus-client); set CI=1 to make this a failure"
     )
 )
 struct OpenMetricsParserTests {
     static let python = ExternalTool.python
+
+    /// Fails (under CI, where the suite is never skipped) when the parser cannot be imported.
+    init() throws {
+        try #require(
+            ExternalTool.openMetricsParserAvailable,
+            "/usr/bin/python3 cannot import prometheus_client: apt-get install -y python3-prometheus-client"
+        )
+    }
 
     /// Parses stdin strictly and prints each family as `name type samples`, or fails with the error.
     static let script = """

@@ -59,7 +59,7 @@ struct PromtoolTests {
             // Parse errors (exit 1): an unescaped quote in a label value, a \" in text 0.0.4 help.
             ("# HELP syncmon_up Up.\n# TYPE syncmon_up gauge\nsyncmon_up{engine=\"a\"b\"} 1\n", 1, ""),
             ("# HELP syncmon_up A \\\"q\\\".\n# TYPE syncmon_up gauge\nsyncmon_up 1\n", 1, "escape"),
-            // The SPEC's `syncmon_summary` name: promtool lints type names inside metric names.
+            // syncmon's v1.0 name for the status family: promtool lints type names inside metric names.
             (
                 "# HELP syncmon_summary S.\n# TYPE syncmon_summary gauge\nsyncmon_summary{status=\"ok\"} 1\n",
                 3,

@@ -90,6 +90,12 @@ struct MessageCatalogTests {
     @Test("journalctl accepts the catalog and lists every ID")
     func journalctlAcceptsCatalog() throws {
         guard let journalctl = ProcessRunner.find("journalctl") else {
+            // Under CI (scripts/test.sh sets CI) the test dependencies were just installed: a
+            // missing journalctl is a broken setup, not a reason to skip.
+            if ProcessInfo.processInfo.environment["CI"].map({ !$0.isEmpty }) ?? false {
+                Issue.record("journalctl is required when CI is set: apt-get install systemd")
+                return
+            }
             try Test.cancel("journalctl is not installed (apt-get install systemd); cannot check the catalog with it")
         }
         // A private root: --update-catalog writes its database under it, never into the host's /var/lib/systemd.

@@ -1,6 +1,6 @@
 import SyncmonExposition
 
-/// The SPEC §3 families, defined the way the daemon will define them, for realistic test expositions.
+/// The families of docs/metrics.md, defined the way the daemon will define them, for realistic test expositions.
 enum SyncmonFamilies {
     static let phases = ["setup", "import", "export"]
     static let phaseStates = ["not_started", "in_progress", "succeeded", "failed"]
@@ -16,8 +16,6 @@ enum SyncmonFamilies {
     static let durationBuckets: [Double] = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800]
 
     static let buildInfo = MetricFamily.info("syncmon_build_info", help: "Build information; always 1.")
-    // SPEC §3 calls this family `syncmon_summary`, which promtool 2.42 lints ("metric name should not
-    // include type 'summary'"); the daemon exposes the SPEC name. This lint-clean sample uses another.
     static let summary = MetricFamily.stateSet(
         "syncmon_status",
         help: "Overall sync status of each engine and database (one series per status, the current one is 1).",
