@@ -10,7 +10,7 @@ struct NagiosLineTests {
     /// A pair key from "engine/database".
     static func key(_ pair: String) -> PairKey {
         let parts = pair.split(separator: "/").map(String.init)
-        let database = Array(parts[1].utf8).withUnsafeBytes { Database($0) }
+        let database = Database(String(parts[1]))
         guard let database else { preconditionFailure("no database \(parts[1])") }
         return PairKey(engine: name(parts[0]), database: database)
     }
@@ -22,15 +22,22 @@ struct NagiosLineTests {
         stalls: [StallReason] = [],
         setup: PhaseState = .succeeded(started: at(0), ended: at(1)),
         import importPhase: PhaseState = .notStarted,
-        export: PhaseState = .notStarted
+        export: PhaseState = .notStarted,
+        exportFailing: OutstandingFailure? = nil
     ) -> StatusRow {
-        StatusRow(
+        // As the daemon reports it: a failed phase is failing since that cycle's end.
+        func failing(_ state: PhaseState) -> OutstandingFailure? {
+            guard case .failed(_, let ended, let error) = state else { return nil }
+            return OutstandingFailure(since: ended, error: error)
+        }
+        return StatusRow(
             key: self.key(pair),
             summary: summary,
             stalls: StallSet(stalls),
             account: .available,
             network: .available,
             phases: (setup, importPhase, export),
+            failing: (failing(setup), failing(importPhase), exportFailing ?? failing(export)),
             throttledUntil: nil,
             pending: (0, 0),
             lastEvent: at(10),
@@ -129,9 +136,24 @@ struct NagiosLineTests {
             line: "SYNCMON CRITICAL - 1 of 1 critical: a/private stalled (not_syncing,retry_loop) | ok=0 warning=0 critical=1 unknown=0"
         ),
         Case(
-            name: "an error without a failed phase has no detail",
+            name: "an error while a retry runs names the code it keeps failing with",
+            rows: [
+                row(
+                    "a/private", .error, export: .inProgress(since: at(5)),
+                    exportFailing: OutstandingFailure(since: at(3), error: actionable(.quotaExceeded))
+                )
+            ],
+            line: "SYNCMON CRITICAL - 1 of 1 critical: a/private error (quotaExceeded) | ok=0 warning=0 critical=1 unknown=0"
+        ),
+        Case(
+            name: "an error row without any failure has no detail",
             rows: [row("a/private", .error, export: .inProgress(since: at(5)))],
             line: "SYNCMON CRITICAL - 1 of 1 critical: a/private error | ok=0 warning=0 critical=1 unknown=0"
+        ),
+        Case(
+            name: "store names as databases",
+            rows: [row("recipes/Shared.sqlite", .error, export: failed(actionable(.quotaExceeded))), row("st/abcd-1234", .succeeded)],
+            line: "SYNCMON CRITICAL - 1 of 2 critical: recipes/Shared.sqlite error (quotaExceeded) | ok=1 warning=0 critical=1 unknown=0"
         ),
         Case(
             name: "codes the engine made up keep their spelling",

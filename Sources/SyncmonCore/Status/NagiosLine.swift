@@ -63,7 +63,8 @@ public enum NagiosLine {
         case .stalled:
             return row.stalls.isEmpty ? nil : row.stalls.map(\.description).joined(separator: ",")
         case .error, .retrying:
-            return Phase.allCases.lazy.compactMap { row[$0].error }.first.map { "\($0.code)" }
+            // The outstanding failure: a retry in progress still shows what it keeps failing with.
+            return row.outstandingFailure.map { "\($0.failure.error.code)" }
         default:
             return nil
         }

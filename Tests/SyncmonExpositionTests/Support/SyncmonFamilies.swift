@@ -8,7 +8,7 @@ enum SyncmonFamilies {
         "stopped", "engine_down", "no_network", "account_not_available", "error", "stalled", "throttled",
         "retrying", "not_started", "in_progress", "succeeded", "unknown",
     ]
-    static let stallReasons = ["not_syncing", "no_progress", "pending_not_draining", "retry_loop", "no_recent_import"]
+    static let stallReasons = ["not_syncing", "no_progress", "pending_not_draining", "retry_loop", "no_recent_import", "no_recent_export"]
     static let accountStates = [
         "available", "no_account", "restricted", "could_not_determine", "temporarily_unavailable", "unknown",
     ]
