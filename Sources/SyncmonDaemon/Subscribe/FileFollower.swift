@@ -27,9 +27,8 @@ struct FileFollower {
     let name: String
     let path: String
     let fromStart: Bool
-    let store: MonitorStore
-    let reporter: EventReporter
-    let maximumLineLength: Int
+    /// The source's context: its ingest, health and state directory.
+    let context: SourceContext
     let health: SourceHealth
     let stateFile: SourceStateFile<FileOffsetDocument>
     let logger: Logger
@@ -73,7 +72,7 @@ struct FileFollower {
         /// Bytes after the last `\n` read (the partial line the framer holds).
         var partialLength: Int64 = 0
         /// Its own framer: a rotated file's last line must not run into the new file's first.
-        let ingest: SourceIngest
+        let ingest: EventIngest
         /// The start of the first line not yet applied: what is saved.
         var lineOffset: Int64 { self.readOffset - self.partialLength }
     }
@@ -96,15 +95,9 @@ struct FileFollower {
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     init(
-        spec: SourceSpec,
+        context: SourceContext,
         path: String,
         fromStart: Bool,
-        store: MonitorStore,
-        reporter: EventReporter,
-        maximumLineLength: Int,
-        health: SourceHealth,
-        stateDirectory: String,
-        logger: Logger,
         pollInterval: Duration = .milliseconds(250),
         saveInterval: Duration = .seconds(1),
         retireGrace: Duration = .seconds(2),
@@ -112,15 +105,13 @@ struct FileFollower {
         backoff: ReconnectBackoff = ReconnectBackoff(initial: 0.25, maximum: 5, jitter: 0.2),
         snapshot: StartSnapshot? = nil
     ) {
-        self.name = spec.name
+        self.context = context
+        self.name = context.name
         self.path = path
         self.fromStart = fromStart
-        self.store = store
-        self.reporter = reporter
-        self.maximumLineLength = maximumLineLength
-        self.health = health
-        self.stateFile = SourceStateFile(stateDirectory: stateDirectory, name: spec.name, suffix: "offset")
-        self.logger = logger
+        self.health = context.health
+        self.stateFile = SourceStateFile(stateDirectory: context.stateDirectory, name: context.name, suffix: "offset")
+        self.logger = context.logger
         self.pollInterval = pollInterval
         self.saveInterval = saveInterval
         self.retireGrace = retireGrace
@@ -247,8 +238,8 @@ struct FileFollower {
         return nil
     }
 
-    private func makeIngest() -> SourceIngest {
-        SourceIngest(store: self.store, reporter: self.reporter, maximumLineLength: self.maximumLineLength)
+    private func makeIngest() -> EventIngest {
+        self.context.makeIngest()
     }
 
     private enum OpenResult {

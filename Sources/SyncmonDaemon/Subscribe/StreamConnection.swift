@@ -41,34 +41,38 @@ final class AttemptRecord: Sendable {
     var outcome: AttemptOutcome { self.state.withLock { $0 } }
 }
 
+/// Where a stream source connects.
+enum StreamTarget: Sendable, Equatable {
+    case unix(path: String)
+    /// `target` is the request target: path plus query.
+    case http(host: String, port: Int, target: String)
+}
+
 /// One connection of a `unix:` or `http://` source: connect, read until the peer closes (or an
 /// error, or cancellation), return how it went. Cancellation closes the channel at once, even
 /// while connecting.
 struct StreamConnection: Sendable {
-    let spec: SourceSpec
-    let store: MonitorStore
-    let reporter: EventReporter
-    let group: any EventLoopGroup
-    let health: SourceHealth
+    let target: StreamTarget
+    /// The URL as configured, for messages.
+    let url: String
+    let context: SourceContext
     let resume: StreamResume
-    let maximumLineLength: Int
     let connectTimeout: TimeAmount
 
     func run() async -> AttemptOutcome {
         let record = AttemptRecord()
-        let store = self.store
-        let reporter = self.reporter
-        let health = self.health
+        let context = self.context
+        let health = context.health
         let resume = self.resume
-        let lineLength = self.maximumLineLength
-        let spec = self.spec
-        var bootstrap = ClientBootstrap(group: self.group).connectTimeout(self.connectTimeout)
+        let lineLength = context.maximumLineLength
+        let url = self.url
+        var bootstrap = ClientBootstrap(group: context.group).connectTimeout(self.connectTimeout)
         let connect: EventLoopFuture<any Channel>
-        switch spec.endpoint {
+        switch self.target {
         case .unix(let path):
             bootstrap = bootstrap.channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let ingest = SourceIngest(store: store, reporter: reporter, maximumLineLength: lineLength)
+                    let ingest = context.makeIngest()
                     try channel.pipeline.syncOperations.addHandler(
                         LineStreamHandler(ingest: ingest, health: health, record: record, detail: "unix:\(path)")
                     )
@@ -95,12 +99,7 @@ struct StreamConnection: Sendable {
                 .channelOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPCNT)), value: 4)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        let ingest = SourceIngest(
-                            store: store,
-                            reporter: reporter,
-                            maximumLineLength: lineLength,
-                            highestSequence: resume.current.highestSequence
-                        )
+                        let ingest = context.makeIngest(highestSequence: resume.current.highestSequence)
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         try channel.pipeline.syncOperations.addHandler(
                             HTTPStreamHandler(
@@ -112,14 +111,12 @@ struct StreamConnection: Sendable {
                                 checksReplay: isResumed,
                                 maximumLineLength: lineLength,
                                 lastEventID: lastEventID ?? "",
-                                url: spec.url
+                                url: url
                             )
                         )
                     }
                 }
             connect = bootstrap.connect(host: host, port: port)
-        case .file:
-            preconditionFailure("file sources are followed by FileFollower")
         }
 
         let channel: any Channel
@@ -206,12 +203,12 @@ struct StreamConnection: Sendable {
 final class LineStreamHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
-    private let ingest: SourceIngest
+    private let ingest: EventIngest
     private let health: SourceHealth
     private let record: AttemptRecord
     private let detail: String
 
-    init(ingest: SourceIngest, health: SourceHealth, record: AttemptRecord, detail: String) {
+    init(ingest: EventIngest, health: SourceHealth, record: AttemptRecord, detail: String) {
         self.ingest = ingest
         self.health = health
         self.record = record
@@ -256,7 +253,7 @@ final class HTTPStreamHandler: ChannelInboundHandler {
     }
 
     private let request: HTTPRequestHead
-    private let ingest: SourceIngest
+    private let ingest: EventIngest
     private let health: SourceHealth
     private let record: AttemptRecord
     private let resume: StreamResume
@@ -269,7 +266,7 @@ final class HTTPStreamHandler: ChannelInboundHandler {
 
     init(
         request: HTTPRequestHead,
-        ingest: SourceIngest,
+        ingest: EventIngest,
         health: SourceHealth,
         record: AttemptRecord,
         resume: StreamResume,

@@ -125,7 +125,7 @@ final class ConnectionCounter: Sendable {
     }
 }
 
-/// One push connection: frames, decodes, applies, reports.
+/// One push connection: its bytes go to an `EventIngest` tied to the connection.
 final class IngestHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -133,26 +133,25 @@ final class IngestHandler: ChannelInboundHandler {
     private let store: MonitorStore
     private let reporter: EventReporter
     private let counter: ConnectionCounter
-    private var framer: LineFramer
-    private var batch: IngestBatch
-    /// Lines received on this connection.
-    private var lines = 0
+    private let ingest: EventIngest
 
     init(connection: UInt64, store: MonitorStore, reporter: EventReporter, counter: ConnectionCounter, maximumLineLength: Int) {
         self.connection = connection
         self.store = store
         self.reporter = reporter
         self.counter = counter
-        self.framer = LineFramer(maximumLineLength: maximumLineLength)
-        self.batch = IngestBatch(maximumLineLength: maximumLineLength)
+        self.ingest = EventIngest(
+            store: store,
+            reporter: reporter,
+            transport: .push,
+            connection: connection,
+            maximumLineLength: maximumLineLength
+        )
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = self.unwrapInboundIn(data)
-        buffer.withUnsafeReadableBytes { bytes in
-            self.framer.feed(bytes) { self.batch.add($0) }
-        }
-        self.flushBatch()
+        buffer.withUnsafeReadableBytes { self.ingest.feed($0) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -164,11 +163,10 @@ final class IngestHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        self.framer.finish { self.batch.add($0) }
-        self.flushBatch()
+        self.ingest.finish()
         // A connection that carried a single line is a one-shot sender (`syncmon emit`, `wrap`):
-        // its engine is not tied to it (SPEC §2.2), so its closing means nothing.
-        if self.lines > 1 {
+        // its engine is not tied to it (docs/protocol.md, "Liveness"), so its closing means nothing.
+        if self.ingest.total > 1 {
             let changes = self.store.connectionClosed(self.connection, now: WallClock.now())
             self.reporter.report(changes)
         }
@@ -178,16 +176,6 @@ final class IngestHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
-    }
-
-    private func flushBatch() {
-        guard !self.batch.isEmpty else { return }
-        self.lines += self.batch.lines
-        let now = WallClock.now()
-        let outcome = self.store.apply(self.batch, transport: .push, connection: self.connection, now: now)
-        self.batch.removeAll()
-        self.reporter.report(outcome.changes)
-        self.reporter.report(rejections: outcome.rejections, transport: .push, now: now)
     }
 }
 

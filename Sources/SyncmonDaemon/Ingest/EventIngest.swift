@@ -1,24 +1,43 @@
 import SyncmonCore
 
-/// A source's lines into the state model, exactly as the push socket does it: `LineFramer` with
-/// the configured line limit, decoded into an `IngestBatch` outside the lock, applied in one go
-/// with `transport: .subscribe`, changes and rejections reported.
+/// The one way events enter the state model.
 ///
-/// Used from one context at a time (a channel's event loop, or a file follower's task).
-final class SourceIngest {
+/// Every transport hands what it receives to one of these: the push socket's connections,
+/// `unix:`/`http://`/`file:` sources (NDJSON bytes or SSE documents), and adapters, which
+/// translate a foreign tool's own output into events and hand those over decoded. Lines are
+/// framed with the configured line limit and decoded into an `IngestBatch` outside the store's
+/// lock; a batch is applied in one go, and its changes and rejections are reported.
+///
+/// Used from one context at a time (a channel's event loop, or a source's task).
+final class EventIngest {
     private let store: MonitorStore
     private let reporter: EventReporter
+    private let transport: Transport
+    /// The push connection the events came on, which engines that start on it are tied to;
+    /// an adapter may name a connection of its own to tie the pairs it reports the same way.
+    private let connection: UInt64?
     let maximumLineLength: Int
     private var framer: LineFramer
     private var batch: IngestBatch
     /// Non-blank lines applied since the last `takeDelivered()`.
     private var delivered = 0
+    /// Non-blank lines (or adapter events) applied in all.
+    private(set) var total = 0
     /// The highest `seq` among the events applied so far.
     private(set) var highestSequence: Int64?
 
-    init(store: MonitorStore, reporter: EventReporter, maximumLineLength: Int, highestSequence: Int64? = nil) {
+    init(
+        store: MonitorStore,
+        reporter: EventReporter,
+        transport: Transport,
+        connection: UInt64? = nil,
+        maximumLineLength: Int,
+        highestSequence: Int64? = nil
+    ) {
         self.store = store
         self.reporter = reporter
+        self.transport = transport
+        self.connection = connection
         self.maximumLineLength = maximumLineLength
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
         self.batch = IngestBatch(maximumLineLength: maximumLineLength)
@@ -31,7 +50,7 @@ final class SourceIngest {
         self.flush()
     }
 
-    /// The stream ended: a last line without `\n` is still read (SPEC §9.1).
+    /// The stream ended: a last line without `\n` is still read (docs/protocol.md, "Framing").
     func finish() {
         self.framer.finish { self.batch.add($0) }
         self.flush()
@@ -42,7 +61,7 @@ final class SourceIngest {
         self.framer = LineFramer(maximumLineLength: self.maximumLineLength)
     }
 
-    /// Adds one whole document (an SSE event's data); `apply()` applies it.
+    /// Adds one whole document (an SSE event's data); `flush()` applies it.
     func add(document: [UInt8]) {
         if document.count > self.maximumLineLength + 1 {
             self.batch.add(.tooLarge)
@@ -56,6 +75,12 @@ final class SourceIngest {
         self.batch.add(.tooLarge)
     }
 
+    /// Applies events an adapter made, in one go.
+    func apply(_ events: [Event]) {
+        for event in events { self.batch.add(event) }
+        self.flush()
+    }
+
     /// Applies what was added.
     func flush() {
         guard !self.batch.isEmpty else { return }
@@ -63,11 +88,12 @@ final class SourceIngest {
             if let sequence = event.sequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
         }
         self.delivered += self.batch.lines
+        self.total += self.batch.lines
         let now = WallClock.now()
-        let outcome = self.store.apply(self.batch, transport: .subscribe, connection: nil, now: now)
+        let outcome = self.store.apply(self.batch, transport: self.transport, connection: self.connection, now: now)
         self.batch.removeAll()
         self.reporter.report(outcome.changes)
-        self.reporter.report(rejections: outcome.rejections, transport: .subscribe, now: now)
+        self.reporter.report(rejections: outcome.rejections, transport: self.transport, now: now)
     }
 
     /// Lines applied since the last call.

@@ -39,6 +39,12 @@ public struct IngestBatch: Sendable {
         }
     }
 
+    /// Adds an event an adapter decoded from a foreign tool's output.
+    public mutating func add(_ event: Event) {
+        self.lines += 1
+        self.events.append(event)
+    }
+
     /// Empties the batch, keeping its capacity.
     public mutating func removeAll() {
         self.events.removeAll(keepingCapacity: true)
