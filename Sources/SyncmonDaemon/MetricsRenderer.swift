@@ -178,13 +178,13 @@ public struct MetricsRenderer: Sendable {
             writer.family(Families.phaseState)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    writer.stateSet(Families.phaseState, labels: labels[index], extra: Labels.phases[phase.rawValue], active: pairs[index].value[phase].state.name.rawValue)
+                    writer.stateSet(Families.phaseState, labels: labels[index], extra: Labels.phases[phase.rawValue], active: pairs[index].value.stateName(of: phase).rawValue)
                 }
             }
             writer.family(Families.lastStart)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    if let time = pairs[index].value[phase].lastStart {
+                    if let time = pairs[index].value.lastStart(of: phase) {
                         writer.sample(Families.lastStart, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
                     }
                 }
@@ -192,7 +192,7 @@ public struct MetricsRenderer: Sendable {
             writer.family(Families.lastSuccess)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    if let time = pairs[index].value[phase].lastSuccess {
+                    if let time = pairs[index].value.lastSuccess(of: phase) {
                         writer.sample(Families.lastSuccess, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
                     }
                 }
@@ -200,20 +200,20 @@ public struct MetricsRenderer: Sendable {
             writer.family(Families.duration)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    let histogram = pairs[index].value[phase].durations
+                    let histogram = pairs[index].value.durations(of: phase)
                     writer.histogram(Families.duration, labels: labels[index], extra: Labels.phases[phase.rawValue], bucketCounts: histogram.counts, sum: histogram.sum)
                 }
             }
             writer.family(Families.runs)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    writer.sample(Families.runs, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value[phase].runs)
+                    writer.sample(Families.runs, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).runs)
                 }
             }
             writer.family(Families.failures)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    writer.sample(Families.failures, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value[phase].failures)
+                    writer.sample(Families.failures, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).failures)
                 }
             }
             writer.family(Families.stalled)

@@ -84,6 +84,60 @@ public struct PairState: Sendable, Codable {
         }
     }
 
+    // One field of one phase, read in place: `self[phase].runs` would copy the whole tracker
+    // (and retain its histogram) first, and /metrics reads six fields of every phase of every
+    // pair per scrape.
+
+    /// The state name of `phase`.
+    @inlinable
+    public func stateName(of phase: Phase) -> PhaseStateName {
+        switch phase {
+        case .setup: self.setup.state.name
+        case .import: self.importPhase.state.name
+        case .export: self.exportPhase.state.name
+        }
+    }
+
+    /// When the latest cycle of `phase` started.
+    @inlinable
+    public func lastStart(of phase: Phase) -> Timestamp? {
+        switch phase {
+        case .setup: self.setup.lastStart
+        case .import: self.importPhase.lastStart
+        case .export: self.exportPhase.lastStart
+        }
+    }
+
+    /// When the latest successful cycle of `phase` ended.
+    @inlinable
+    public func lastSuccess(of phase: Phase) -> Timestamp? {
+        switch phase {
+        case .setup: self.setup.lastSuccess
+        case .import: self.importPhase.lastSuccess
+        case .export: self.exportPhase.lastSuccess
+        }
+    }
+
+    /// Completed cycles of `phase`, and how many of them failed.
+    @inlinable
+    public func runs(of phase: Phase) -> (runs: UInt64, failures: UInt64) {
+        switch phase {
+        case .setup: (self.setup.runs, self.setup.failures)
+        case .import: (self.importPhase.runs, self.importPhase.failures)
+        case .export: (self.exportPhase.runs, self.exportPhase.failures)
+        }
+    }
+
+    /// The cycle durations of `phase`.
+    @inlinable
+    public func durations(of phase: Phase) -> DurationHistogram {
+        switch phase {
+        case .setup: self.setup.durations
+        case .import: self.importPhase.durations
+        case .export: self.exportPhase.durations
+        }
+    }
+
     private mutating func withPhase<Result>(_ phase: Phase, _ body: (inout PhaseTracker) -> Result) -> Result {
         switch phase {
         case .setup: body(&self.setup)
