@@ -6,7 +6,8 @@
 #                                 should not (deploy/prometheus/tests/*.yml); recording rules compute
 #   3. dashboard lint             scripts/lint-dashboard.py on dashboards/syncmon.json, its
 #                                 self-test, and the deliberately broken dashboard must fail
-#   4. systemd-analyze verify     both units, unchanged, in a scratch root holding the binary
+#   4. systemd-analyze verify     both units, unchanged, in a scratch root holding the binary;
+#                                 systemd-analyze security no worse than 1.2
 #   5. unit sandbox               the units under systemd 252 as PID 1 of throw-away namespaces
 #                                 (scripts/test-unit-sandbox.sh; opt-in with SYNCMON_UNIT_SANDBOX=1,
 #                                 as root: it boots a real systemd, which is more than CI should do)
@@ -93,6 +94,11 @@ if ! systemd-analyze verify --root="$root" syncmon.socket syncmon.service >"$wor
 fi
 echo "syncmon.socket, syncmon.service: no findings"
 systemd-analyze security --offline=yes --root="$root" syncmon.service 2>/dev/null | tail -n 1 || true
+# The exposure must not get worse than 1.2 (deploy/README.md, "Hardening"): --threshold takes it x10.
+if ! systemd-analyze security --offline=yes --root="$root" --threshold=12 syncmon.service >/dev/null 2>&1; then
+    systemd-analyze security --offline=yes --root="$root" syncmon.service 2>&1 | grep -E '✗|Overall' >&2 || true
+    echo "test-deploy: systemd-analyze security rates syncmon.service worse than 1.2" >&2; exit 1
+fi
 
 step "unit sandbox (systemd as PID 1 in namespaces)"
 if [ "${SYNCMON_UNIT_SANDBOX:-0}" != 1 ]; then
