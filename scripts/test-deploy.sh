@@ -113,8 +113,10 @@ step "integration: syncmon daemon + Prometheus"
 free_port() { "$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 syncmon_port=$(free_port)
 prometheus_port=$(free_port)
+# --host-network online: the alerts must not depend on this machine's routes, and the live
+# /metrics below then carries a syncmon_host_network_up sample for promtool.
 "$binary" daemon --listen "127.0.0.1:$syncmon_port" --events-socket "$work/events.sock" \
-    --state-dir "$work/state" --log-target stderr --log-level notice >"$work/syncmon.log" 2>&1 &
+    --state-dir "$work/state" --log-target stderr --log-level notice --host-network online >"$work/syncmon.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
     curl -fsS "http://127.0.0.1:$syncmon_port/healthz" >/dev/null 2>&1 && [ -S "$work/events.sock" ] && break
@@ -157,6 +159,7 @@ step "live /metrics: promtool check metrics, OpenMetrics reference parser"
 # The daemon now holds the whole fed fleet (every summary, stalls, errors, rejections).
 curl -fsS "http://127.0.0.1:$syncmon_port/metrics" >"$work/metrics.txt"
 grep -q '^syncmon_status{' "$work/metrics.txt" || { echo "test-deploy: no syncmon_status in /metrics" >&2; exit 1; }
+grep -q '^syncmon_host_network_up 1$' "$work/metrics.txt" || { echo "test-deploy: no syncmon_host_network_up 1 in /metrics" >&2; exit 1; }
 if grep -q '^syncmon_summary' "$work/metrics.txt"; then echo "test-deploy: /metrics still has syncmon_summary" >&2; exit 1; fi
 # Any finding fails, lint included: promtool must exit 0 and print nothing (docs/metrics.md#promtool).
 status=0

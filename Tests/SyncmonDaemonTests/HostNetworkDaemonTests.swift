@@ -57,7 +57,7 @@ struct HostNetworkDaemonTests {
         defer { directory.remove() }
         let daemon = try await DaemonProcess.start(
             in: directory.path,
-            arguments: ["--no-progress-after", "6s"],
+            arguments: ["--no-progress-after", "6s", "--host-network", "auto"],
             port: Self.port,
             executable: try namespaces.wrapper(for: SyncmonProcess.binaryPath, in: directory.path)
         )
@@ -148,7 +148,7 @@ struct HostNetworkDaemonTests {
         defer { directory.remove() }
         let library = try Self.buildNoNetlinkLibrary(in: directory)
         guard let library else { return }
-        try await withDaemon(environment: ["LD_PRELOAD": library]) { daemon, _ in
+        try await withDaemon(arguments: ["--host-network", "auto"], environment: ["LD_PRELOAD": library]) { daemon, _ in
             let job = uniqueEngine("job")
             try daemon.send(lines: [line(job, "containerEvent", ["kind": "export", "id": "run-1", "started": RFC3339.format(WallClock.now())])])
             let (met, rows) = await daemon.waitForStatus { summary($0, "\(job)/private") == "in_progress" }

@@ -25,6 +25,7 @@ struct HostNetworkFollower: Sendable {
         var failure: Int32? = nil
     }
 
+    /// Where the follower is: in one of the two dumps (answers carry its sequence), or following.
     private enum Stage: Equatable {
         case dumpingLinks(sequence: UInt32)
         case dumpingRoutes(sequence: UInt32)

@@ -3,6 +3,7 @@
 // taken from the headers the parser uses, so the tests check the parser against the ABI.
 // Netlink is in host byte order (little-endian here).
 
+/// Builders for rtnetlink messages and attributes, from the ABI's numbers.
 enum NetlinkBytes {
     static let newLink: UInt16 = 16, delLink: UInt16 = 17, newRoute: UInt16 = 24, delRoute: UInt16 = 25
     static let error: UInt16 = 2, done: UInt16 = 3
