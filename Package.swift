@@ -34,6 +34,9 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // rtnetlink's message layouts and constants (linux/rtnetlink.h), which Glibc does not
+        // import: headers only, for the host network view.
+        .systemLibrary(name: "CNetlink"),
         // journald log handler, sd_notify, socket activation: the only module that imports CSystemd.
         .target(
             name: "SyncmonSystemd",
@@ -57,6 +60,7 @@ let package = Package(
         .target(
             name: "SyncmonDaemon",
             dependencies: [
+                "CNetlink",
                 "CZlib",
                 "SyncmonCore",
                 "SyncmonExposition",

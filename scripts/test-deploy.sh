@@ -6,7 +6,8 @@
 #                                 should not (deploy/prometheus/tests/*.yml); recording rules compute
 #   3. dashboard lint             scripts/lint-dashboard.py on dashboards/syncmon.json, its
 #                                 self-test, and the deliberately broken dashboard must fail
-#   4. systemd-analyze verify     both units, unchanged, in a scratch root holding the binary
+#   4. systemd-analyze verify     both units, unchanged, in a scratch root holding the binary;
+#                                 systemd-analyze security no worse than 1.2
 #   5. unit sandbox               the units under systemd 252 as PID 1 of throw-away namespaces
 #                                 (scripts/test-unit-sandbox.sh; on by default, SYNCMON_UNIT_SANDBOX=0 leaves it out,
 #                                 as root; CI runs it, and fails where it cannot build the container)
@@ -93,6 +94,11 @@ if ! systemd-analyze verify --root="$root" syncmon.socket syncmon.service >"$wor
 fi
 echo "syncmon.socket, syncmon.service: no findings"
 systemd-analyze security --offline=yes --root="$root" syncmon.service 2>/dev/null | tail -n 1 || true
+# The exposure must not get worse than 1.2 (deploy/README.md, "Hardening"): --threshold takes it x10.
+if ! systemd-analyze security --offline=yes --root="$root" --threshold=12 syncmon.service >/dev/null 2>&1; then
+    systemd-analyze security --offline=yes --root="$root" syncmon.service 2>&1 | grep -E '✗|Overall' >&2 || true
+    echo "test-deploy: systemd-analyze security rates syncmon.service worse than 1.2" >&2; exit 1
+fi
 
 step "unit sandbox (systemd as PID 1 in namespaces)"
 # On by default (about 12 s); SYNCMON_UNIT_SANDBOX=0 leaves it out on a machine that cannot
@@ -114,8 +120,10 @@ step "integration: syncmon daemon + Prometheus"
 free_port() { "$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 syncmon_port=$(free_port)
 prometheus_port=$(free_port)
+# --host-network online: the alerts must not depend on this machine's routes, and the live
+# /metrics below then carries a syncmon_host_network_up sample for promtool.
 "$binary" daemon --listen "127.0.0.1:$syncmon_port" --events-socket "$work/events.sock" \
-    --state-dir "$work/state" --log-target stderr --log-level notice >"$work/syncmon.log" 2>&1 &
+    --state-dir "$work/state" --log-target stderr --log-level notice --host-network online >"$work/syncmon.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
     curl -fsS "http://127.0.0.1:$syncmon_port/healthz" >/dev/null 2>&1 && [ -S "$work/events.sock" ] && break
@@ -158,6 +166,7 @@ step "live /metrics: promtool check metrics, OpenMetrics reference parser"
 # The daemon now holds the whole fed fleet (every summary, stalls, errors, rejections).
 curl -fsS "http://127.0.0.1:$syncmon_port/metrics" >"$work/metrics.txt"
 grep -q '^syncmon_status{' "$work/metrics.txt" || { echo "test-deploy: no syncmon_status in /metrics" >&2; exit 1; }
+grep -q '^syncmon_host_network_up 1$' "$work/metrics.txt" || { echo "test-deploy: no syncmon_host_network_up 1 in /metrics" >&2; exit 1; }
 if grep -q '^syncmon_summary' "$work/metrics.txt"; then echo "test-deploy: /metrics still has syncmon_summary" >&2; exit 1; fi
 # Any finding fails, lint included: promtool must exit 0 and print nothing (docs/metrics.md#promtool).
 status=0

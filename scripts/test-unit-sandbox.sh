@@ -10,7 +10,8 @@
 #   - the service reaches active (Type=notify, READY=1) under the complete hardening —
 #     MemoryDenyWriteExecute=, SystemCallFilter=@system-service, PrivateUsers=,
 #     RestrictAddressFamilies=, ProtectProc=invisible … — with a seccomp filter on MainPID;
-#   - /metrics (process_* too) and `syncmon status` work; `systemctl reload` works;
+#   - /metrics (process_* too, and the host network view through rtnetlink) and `syncmon status`
+#     work; `systemctl reload` works;
 #   - with WatchdogSec=3s it lives through several watchdog periods without being restarted;
 #   - while the service is stopped the socket stays, and an event sent then re-activates it.
 # Needs root, unshare(1), overlayfs and cgroup2; exits 77 (skip) where it cannot build the
@@ -218,6 +219,8 @@ grep -q sandbox "$work/status.txt" || fail "syncmon status: $(cat "$work/status.
 curl -fsS "http://127.0.0.1:$port/metrics" >"$work/metrics.txt" || fail "GET /metrics"
 grep -q '^process_start_time_seconds [1-9]' "$work/metrics.txt" || fail "process_start_time_seconds is 0"
 grep -q '^syncmon_status{.*status="succeeded"} 1' "$work/metrics.txt" || fail "summary not succeeded"
+# The sandbox lets rtnetlink through (AF_NETLINK in RestrictAddressFamilies=): the host view is followed.
+grep -q '^syncmon_host_network_up [01]$' "$work/metrics.txt" || fail "syncmon_host_network_up absent: rtnetlink blocked by the sandbox"
 echo "ok: /metrics (summary succeeded, process_* read) and syncmon status served"
 
 # libdispatch logs "Failed to set thread priority … errno=13" once (EACCES: raising a thread's

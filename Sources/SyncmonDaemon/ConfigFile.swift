@@ -83,6 +83,11 @@ public enum ConfigFile {
                 case "false", "no", "0": configuration.subscribeFromStart = false
                 default: throw ParseError(line: number, message: "from-start: expected true or false")
                 }
+            case "host-network":
+                guard let mode = HostNetworkMode(rawValue: value) else {
+                    throw ParseError(line: number, message: "host-network: expected auto, off, online or offline")
+                }
+                configuration.hostNetwork = mode
             case "max-connections":
                 guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-connections: not a positive number") }
                 configuration.maximumConnections = count

@@ -60,12 +60,24 @@ public enum Daemon {
         )
         let notify = SystemdNotifyService(store: store, group: group, readiness: readiness, logger: logger)
         let evaluation = EvaluationService(store: store, reporter: reporter, notify: notify)
+        // The host's own network view (docs/operations.md, "Host network view"), taken before
+        // any service runs: restored pairs and the first events meet the host's real state.
+        let hostNetwork = HostNetworkService(mode: configuration.hostNetwork, logger: logger) { update in
+            reporter.report(hostNetwork: update)
+            let status: NetworkStatus
+            switch update {
+            case .view(let view): status = view.status
+            case .unavailable: status = .unknown
+            }
+            reporter.report(store.setHostNetwork(status, now: WallClock.now()))
+            notify.updateStatus()
+        }
         let reload = ReloadService(load: load, running: configuration, store: store, notify: notify, logger: logger)
 
         // Started in this order, stopped in reverse: systemd hears STOPPING first, and the
         // state is saved last, after the listeners have closed.
         let serviceGroup = ServiceGroup(
-            services: [persistence, push] + subscribe.services.map { $0 as any Service } + [http, evaluation, reload, notify],
+            services: [persistence, push] + subscribe.services.map { $0 as any Service } + [http, hostNetwork, evaluation, reload, notify],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -77,6 +89,7 @@ public enum Daemon {
                 SyncmonMetadataKey.statePath: "\(configuration.stateDirectory)",
             ]
         )
+        hostNetwork.start()
         defer {
             logger.notice("syncmon stopped", metadata: [SyncmonMetadataKey.messageID: MessageID.daemonStopping.metadataValue])
         }

@@ -36,6 +36,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var requestReadTimeout = TimeSpan.seconds(10 as Int64)
     /// How long state changes may wait before they are written (SPEC: at most a second lost).
     public var persistInterval = TimeSpan.seconds(1 as Int64)
+    /// How the host's own network view is learnt (`--host-network`).
+    public var hostNetwork = HostNetworkMode.auto
 
     /// Defaults for the current user and environment (SPEC §1.1, §7): systemd's
     /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the

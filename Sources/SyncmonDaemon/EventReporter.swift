@@ -10,10 +10,58 @@ public final class EventReporter: Sendable {
     private let logger: Logger
     /// Rejection log budget: at most `burst` entries per `window`, then one summary entry.
     private let limiter: Mutex<RejectionLimiter>
+    /// The host network state last logged (`online`, `offline`, `unavailable`), so that each
+    /// change is logged once.
+    private let hostNetworkLogged = Mutex<String?>(nil)
 
     public init(logger: Logger, burst: Int = 5, window: TimeSpan = .seconds(10 as Int64)) {
         self.logger = logger
         self.limiter = Mutex(RejectionLimiter(burst: burst, window: window))
+    }
+
+    /// Logs the host's own network view when its state changes (docs/operations.md, "Host network
+    /// view"): one entry when the host goes offline, one when it comes back, one when it cannot
+    /// be followed — never one per pair (each pair's move to `no_network` is its own summary
+    /// change). A move of the default route to other interfaces is logged at debug.
+    public func report(hostNetwork update: HostNetworkService.Update) {
+        let state: String
+        var metadata: Logger.Metadata = [SyncmonMetadataKey.messageID: MessageID.hostNetworkChanged.metadataValue]
+        var interfaces: [String] = []
+        switch update {
+        case .view(let view):
+            state = view.isOnline ? "online" : "offline"
+            interfaces = view.interfaces
+            if !interfaces.isEmpty { metadata[SyncmonMetadataKey.interfaces] = "\(interfaces.joined(separator: ","))" }
+        case .unavailable(let reason):
+            state = "unavailable"
+            metadata[SyncmonMetadataKey.reason] = "\(reason)"
+        }
+        metadata[SyncmonMetadataKey.hostNetwork] = "\(state)"
+        let previous = self.hostNetworkLogged.withLock { logged in
+            defer { logged = state }
+            return logged
+        }
+        let through = interfaces.isEmpty ? "" : " (default route via \(interfaces.joined(separator: ", ")))"
+        guard previous != state else {
+            self.logger.debug("host network \(state)\(through)", metadata: metadata)
+            return
+        }
+        switch update {
+        case .view(let view) where view.isOnline:
+            // Back after an outage is a recovery; the first view at start is plain information.
+            let again = previous == "offline"
+            self.logger.log(level: again ? .notice : .info, "host network \(again ? "online again" : "online")\(through)", metadata: metadata)
+        case .view:
+            self.logger.warning(
+                "host network offline: no default route through an interface that is up; engines that do not report their network are no_network",
+                metadata: metadata
+            )
+        case .unavailable(let reason):
+            self.logger.warning(
+                "cannot follow the host network (\(reason)); engines that do not report their network stay unknown",
+                metadata: metadata
+            )
+        }
     }
 
     /// Logs each change.

@@ -65,7 +65,7 @@ public struct MetricsRenderer: Sendable {
         )
         static let network = MetricFamily.stateSet(
             "syncmon_network_status",
-            help: "Network status as the engine reports it; the current status is 1.",
+            help: "Network status as the engine reports it, else the host's own view; the current status is 1.",
             label: "status",
             states: NetworkStatus.allCases.map(\.description)
         )
@@ -89,6 +89,10 @@ public struct MetricsRenderer: Sendable {
         static let received = MetricFamily.counter("syncmon_events_received_total", help: "Event lines received, by transport.")
         static let rejected = MetricFamily.counter("syncmon_events_rejected_total", help: "Event lines rejected, by reason.")
         static let tracked = MetricFamily.gauge("syncmon_tracked_engines", help: "Engine and database pairs tracked.")
+        static let hostNetworkUp = MetricFamily.gauge(
+            "syncmon_host_network_up",
+            help: "1 while the host has a default route through an interface that is up, 0 while it has none; absent when not followed."
+        )
         static let sourceUp = MetricFamily.gauge("syncmon_source_up", help: "1 while the subscribe source is connected, by its configured name.")
         static let sourceReconnects = MetricFamily.counter("syncmon_source_reconnects_total", help: "Reconnects of each subscribe source.")
         static let resident = MetricFamily.gauge("process_resident_memory_bytes", help: "Resident memory size in bytes.")
@@ -275,6 +279,14 @@ public struct MetricsRenderer: Sendable {
         }
         writer.family(Families.tracked)
         writer.sample(Families.tracked, value: sorted.count)
+        // The host's own view (docs/metrics.md): no sample while it is not followed (off,
+        // rtnetlink unavailable, replay), so that "absent" is never mistaken for "offline".
+        writer.family(Families.hostNetworkUp)
+        switch monitor.hostNetwork {
+        case .available: writer.sample(Families.hostNetworkUp, value: 1)
+        case .unavailable: writer.sample(Families.hostNetworkUp, value: 0)
+        case .unknown: break
+        }
         // SPEC §3 lists the subscribe sources' families; they are announced (HELP/TYPE) even while
         // no source is configured, so dashboards and alert rules find them. No sources, no samples.
         // One sample per configured source, labelled with its name (docs/subscribe.md).

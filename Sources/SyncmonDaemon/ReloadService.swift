@@ -51,6 +51,7 @@ public struct ReloadService: Service {
             if configuration.logTarget != self.running.logTarget { needsRestart.append("log-target") }
             if configuration.logLevel != self.running.logLevel { needsRestart.append("log-level") }
             if configuration.maximumConnections != self.running.maximumConnections { needsRestart.append("max-connections") }
+            if configuration.hostNetwork != self.running.hostNetwork { needsRestart.append("host-network") }
             self.logger.notice(
                 needsRestart.isEmpty
                     ? "configuration reloaded"

@@ -54,10 +54,12 @@ public final class SystemdNotifyService: Service, Sendable {
         self.send([.stopping, .status("stopping")])
     }
 
-    /// Sends `STATUS=` when the text changed.
+    /// Sends `STATUS=` when the text changed. Nothing before `READY=1`, which carries the first
+    /// line: the host network view is taken, and may move restored pairs, before the listeners
+    /// are bound.
     public func updateStatus() {
         let generation = self.store.generation
-        guard self.lastStatus.withLock({ $0?.generation }) != generation else { return }
+        guard let sent = self.lastStatus.withLock({ $0?.generation }), sent != generation else { return }
         let status = self.currentStatus()
         let changed = self.lastStatus.withLock { last -> Bool in
             defer { last = status }

@@ -24,6 +24,8 @@ public enum MessageID: String, Sendable, Hashable, CaseIterable {
     case stateFileCorrupt = "bceac92ad8504e3daf78ab1784492cec"
     /// A subscribe source connected or disconnected.
     case sourceStateChanged = "8ebff011ab934ed0a6e0d1e945013b59"
+    /// The host's own network view went offline or online, or cannot be followed.
+    case hostNetworkChanged = "ebdfee27405042c89237526befd4352d"
 
     /// The ID as a metadata value, for `metadata: [SyncmonMetadataKey.messageID: id.metadataValue]`.
     public var metadataValue: Logger.MetadataValue { .string(self.rawValue) }

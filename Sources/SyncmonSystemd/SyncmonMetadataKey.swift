@@ -37,4 +37,10 @@ public enum SyncmonMetadataKey {
     public static let statePath = "syncmon.state_path"
     /// Where a corrupt state file was moved; sent as `SYNCMON_SET_ASIDE_PATH`.
     public static let setAsidePath = "syncmon.set_aside_path"
+    /// The host's own network view (`online`, `offline`, `unavailable`); sent as `SYNCMON_HOST_NETWORK`.
+    public static let hostNetwork = "syncmon.host_network"
+    /// The interfaces the host's default routes run through, comma-separated; sent as `SYNCMON_INTERFACES`.
+    public static let interfaces = "syncmon.interfaces"
+    /// Why something failed; sent as `SYNCMON_REASON`.
+    public static let reason = "syncmon.reason"
 }

@@ -115,6 +115,10 @@ public final class DaemonProcess: @unchecked Sendable {
             "--listen", "127.0.0.1:\(port)",
         ]
         if let logTarget { allArguments += ["--log-target", logTarget] }
+        // The host's own network view stays off unless a test asks for it (a later
+        // `--host-network` wins): a test machine without a default route must not turn every
+        // engine that never reports its network into no_network.
+        allArguments += ["--host-network", "off"]
         allArguments += arguments
 
         _ = FileManager.default.createFile(atPath: self.standardErrorPath, contents: nil)

@@ -62,6 +62,15 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-engines"), help: "The most (engine, database) pairs tracked (default 1000).")
     var maximumPairs: Int?
 
+    @Option(
+        name: .customLong("host-network"),
+        help: ArgumentHelp(
+            "auto, off, online or offline. auto: follow the host's network through rtnetlink, for engines that never report networkStatus; off: do not (their network stays unknown); online/offline: a fixed view, for tests and demos.",
+            valueName: "mode"
+        )
+    )
+    var hostNetwork: String?
+
     @OptionGroup(title: "Stall thresholds")
     var stallThresholds: StallThresholdOptions
 
@@ -117,6 +126,12 @@ struct DaemonCommand: AsyncParsableCommand {
         if let logTarget = self.logTarget { configuration.logTarget = logTarget }
         if let logLevel = self.logLevel { configuration.logLevel = logLevel }
         if let maximumPairs = self.maximumPairs { configuration.maximumPairs = maximumPairs }
+        if let hostNetwork = self.hostNetwork {
+            guard let mode = HostNetworkMode(rawValue: hostNetwork) else {
+                throw ValidationError("--host-network must be auto, off, online or offline, not \(hostNetwork)")
+            }
+            configuration.hostNetwork = mode
+        }
         configuration.thresholds = self.stallThresholds.applied(to: configuration.thresholds)
         guard LogTarget(rawValue: configuration.logTarget) != nil else {
             throw ValidationError("--log-target must be auto, journald or stderr, not \(configuration.logTarget)")

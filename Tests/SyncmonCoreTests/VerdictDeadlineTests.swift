@@ -61,6 +61,11 @@ struct VerdictDeadlineTests {
                 monitor.configuration.thresholds.noProgress = span(Int64.random(in: 0...30, using: &random))
                 changes += monitor.changes(at: at(time))
             }
+            if Int.random(in: 0..<15, using: &random) == 0 {
+                // The host's network view moved: pairs without a word of their own are due at once.
+                let status = [NetworkStatus.available, .unavailable, .unknown].randomElement(using: &random)!
+                changes += monitor.setHostNetwork(status, at: at(time))
+            }
             for (key, state) in monitor.pairs where state.reported != nil {
                 let truth = state.evaluate(at: at(time), thresholds: monitor.configuration.thresholds(for: key.engine))
                 let reported = state.reported

@@ -57,6 +57,16 @@ struct ConfigFileTests {
         #expect(error?.description == "line 1: from-start: expected true or false")
     }
 
+    @Test("host-network takes auto, off, online or offline; auto is the default")
+    func hostNetwork() throws {
+        #expect(self.base.hostNetwork == .auto)
+        for mode in HostNetworkMode.allCases {
+            #expect(try self.apply("host-network = \(mode.rawValue)").hostNetwork == mode)
+        }
+        let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply("host-network = yes") }
+        #expect(error?.description == "line 1: host-network: expected auto, off, online or offline")
+    }
+
     @Test("an empty file changes nothing")
     func emptyFile() throws {
         #expect(try self.apply("") == self.base)

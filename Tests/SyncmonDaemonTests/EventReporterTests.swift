@@ -105,6 +105,36 @@ struct EventReporterTests {
         #expect(entries[0].metadata["syncmon.transport"] == "push")
         #expect(entries[2].message == "rejected 7 event line(s) on push: unknown_type")
     }
+    @Test("the host network view: one entry when it goes offline, one when it comes back, one when it cannot be followed")
+    func hostNetwork() {
+        let reporter = EventReporter(logger: self.logger)
+        reporter.report(hostNetwork: .view(HostNetworkView(isOnline: true, interfaces: ["eth0"])))
+        reporter.report(hostNetwork: .view(HostNetworkView(isOnline: true, interfaces: ["wlan0"])))
+        reporter.report(hostNetwork: .view(HostNetworkView(isOnline: false)))
+        reporter.report(hostNetwork: .view(HostNetworkView(isOnline: false)))
+        reporter.report(hostNetwork: .view(HostNetworkView(isOnline: true, interfaces: ["eth0", "wg0"])))
+        reporter.report(hostNetwork: .unavailable("socket(AF_NETLINK, NETLINK_ROUTE): Address family not supported by protocol"))
+        reporter.report(hostNetwork: .unavailable("again"))
+
+        let entries = self.recorder.entries
+        #expect(entries.map(\.message) == [
+            "host network online (default route via eth0)",
+            "host network online (default route via wlan0)",
+            "host network offline: no default route through an interface that is up; engines that do not report their network are no_network",
+            "host network offline",
+            "host network online again (default route via eth0, wg0)",
+            "cannot follow the host network (socket(AF_NETLINK, NETLINK_ROUTE): Address family not supported by protocol); engines that do not report their network stay unknown",
+            "host network unavailable",
+        ])
+        #expect(entries.map(\.level) == [.info, .debug, .warning, .debug, .notice, .warning, .debug])
+        #expect(entries.allSatisfy { $0.metadata["message_id"] == MessageID.hostNetworkChanged.rawValue })
+        #expect(entries.map { $0.metadata["syncmon.host_network"] } == ["online", "online", "offline", "offline", "online", "unavailable", "unavailable"])
+        #expect(entries[0].metadata["syncmon.interfaces"] == "eth0")
+        #expect(entries[4].metadata["syncmon.interfaces"] == "eth0,wg0")
+        #expect(entries[2].metadata["syncmon.interfaces"] == nil)
+        #expect(entries[5].metadata["syncmon.reason"]?.hasPrefix("socket(AF_NETLINK") == true)
+        #expect(entries.allSatisfy { $0.metadata["syncmon.engine"] == nil })
+    }
 }
 
 /// Keeps every log entry in memory.

@@ -31,6 +31,7 @@ struct MetricsRendererTests {
         ("syncmon_events_received_total", "counter", false),
         ("syncmon_events_rejected_total", "counter", false),
         ("syncmon_tracked_engines", "gauge", false),
+        ("syncmon_host_network_up", "gauge", false),
         ("syncmon_source_up", "gauge", false),
         ("syncmon_source_reconnects_total", "counter", false),
         ("process_resident_memory_bytes", "gauge", false),
@@ -239,6 +240,22 @@ struct MetricsRendererTests {
         #expect(metrics.value("syncmon_tracked_engines") == 0)
         #expect(metrics.samples("syncmon_status").isEmpty)
         for family in Self.families { #expect(metrics.types[family.name] != nil, "\(family.name)") }
+    }
+
+    @Test(
+        "syncmon_host_network_up: 1 online, 0 offline, no sample while the host is not followed; silent pairs take the view",
+        arguments: [(NetworkStatus.available, 1.0 as Double?), (.unavailable, 0), (.unknown, nil)]
+    )
+    func hostNetwork(status: NetworkStatus, expected: Double?) throws {
+        var monitor = Self.monitor()
+        _ = monitor.setHostNetwork(status, at: Self.now)
+        let metrics = try MetricsText(Self.render(monitor: monitor))
+        #expect(metrics.types["syncmon_host_network_up"] == "gauge")
+        #expect(metrics.value("syncmon_host_network_up") == expected)
+        #expect(metrics.samples("syncmon_host_network_up").count == (expected == nil ? 0 : 1))
+        // photos never reported its network: it shows the host's view; notes said available.
+        #expect(metrics.value("syncmon_network_status", ["engine": "photos", "status": status.description]) == 1)
+        #expect(metrics.value("syncmon_network_status", ["engine": "notes", "status": "available"]) == 1)
     }
 
     @Test("OpenMetrics: same samples, closed by # EOF")

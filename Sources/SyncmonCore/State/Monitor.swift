@@ -19,6 +19,10 @@ public struct Monitor: Sendable {
     public private(set) var duplicates: UInt64 = 0
     /// Events applied.
     public private(set) var accepted: UInt64 = 0
+    /// The host's own view of its network (docs/operations.md, "Host network view"), which pairs
+    /// whose engine never reported `networkStatus` take. `unknown` while the daemon does not
+    /// follow the host, and always in replay.
+    public private(set) var hostNetwork: NetworkStatus = .unknown
 
     public init(configuration: MonitorConfiguration = MonitorConfiguration()) {
         self.configuration = configuration
@@ -48,7 +52,9 @@ public struct Monitor: Sendable {
                 self.count(rejection)
                 return .rejected(rejection)
             }
-            var state = PairState(firstEvent: time)
+            // A pair first seen while the host is offline starts out suppressed, and gets the
+            // full thresholds once the host is back.
+            var state = PairState(firstEvent: time, hostNetwork: self.hostNetwork)
             state.apply(event, at: time, connection: connection)
             self.pairs[key] = state
         }
@@ -77,7 +83,29 @@ public struct Monitor: Sendable {
     /// Puts back a pair restored from persisted state, unless the pair is already tracked.
     public mutating func restore(_ key: PairKey, _ state: PairState) {
         guard self.pairs[key] == nil, self.pairs.count < self.configuration.maximumPairs else { return }
+        var state = state
+        // The host view is not persisted: the pair takes the current one, which is not news to it.
+        state.hostNetwork = self.hostNetwork
         self.pairs[key] = state
+    }
+
+    /// The host's view of its network changed at `now`: every pair whose engine never reported
+    /// its network takes it (docs/protocol.md, "Account and network"). Returns what that did to
+    /// their verdicts, like an event would: each pair is looked at just before the change as
+    /// well, so a stall that fell due since the last tick is reported before the host going
+    /// offline suppresses it.
+    public mutating func setHostNetwork(_ status: NetworkStatus, at now: Timestamp) -> [StatusChange] {
+        guard status != self.hostNetwork else { return [] }
+        self.hostNetwork = status
+        var changes: [StatusChange] = []
+        for index in self.pairs.indices {
+            let key = self.pairs.keys[index]
+            let takesHostView = self.pairs.values[index].engineNetwork == .unknown
+            if takesHostView { self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: true, into: &changes) }
+            self.pairs.values[index].setHostNetwork(status, at: now)
+            if takesHostView { self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes) }
+        }
+        return changes.sorted { $0.key < $1.key }
     }
 
     /// Forgets a pair (an operator clearing an engine that is gone for good).

@@ -9,7 +9,12 @@ public struct PairState: Sendable, Codable {
     public private(set) var exportPhase = PhaseTracker()
 
     public private(set) var account: AccountStatus = .unknown
-    public private(set) var network: NetworkStatus = .unknown
+    /// The engine's own word on its network (`networkStatus`); `unknown` until it has said
+    /// anything. Persisted: once an engine has spoken, its word wins for good.
+    public private(set) var engineNetwork: NetworkStatus = .unknown
+    /// The daemon's view of the host's network (docs/operations.md, "Host network view"), set
+    /// by the `Monitor` for every pair; not persisted, and `unknown` in replay.
+    public internal(set) var hostNetwork: NetworkStatus = .unknown
     /// `pendingRecordZoneChanges` from the latest `stateUpdate`.
     public private(set) var pendingRecordZoneChanges: Int64 = 0
     /// `pendingDatabaseChanges` from the latest `stateUpdate`.
@@ -61,16 +66,26 @@ public struct PairState: Sendable, Codable {
 
     /// What is persisted: everything but liveness, which is not (SPEC §2.2): after a restart an
     /// engine counts as up until its heartbeat rule says otherwise.
+    /// The engine's own network is kept under `network`, as before the host view existed: a
+    /// state file never held anything else there.
     enum CodingKeys: String, CodingKey {
-        case setup, importPhase = "import", exportPhase = "export", account, network
+        case setup, importPhase = "import", exportPhase = "export", account, engineNetwork = "network"
         case pendingRecordZoneChanges, pendingDatabaseChanges, pendingSince, throttledUntil, heartbeatInterval
         case firstEvent, lastEvent, lastSequence, sequenceGaps, suppressionEnded, transientSinceSuccess
         case containerSetupSeen, engineSetupPending, recordsFetched, recordsSent, accountChanges, errors, reported
     }
 
-    public init(firstEvent: Timestamp) {
+    /// A pair first seen at `firstEvent`, while the host's network is `hostNetwork`.
+    public init(firstEvent: Timestamp, hostNetwork: NetworkStatus = .unknown) {
         self.firstEvent = firstEvent
         self.lastEvent = firstEvent
+        self.hostNetwork = hostNetwork
+    }
+
+    /// The network as status, metrics and the stall detectors see it: the engine's own word,
+    /// else the host's view (docs/protocol.md, "Account and network").
+    public var network: NetworkStatus {
+        self.engineNetwork != .unknown ? self.engineNetwork : self.hostNetwork
     }
 
     // Inlinable so that reading one field through it (as /metrics does for every pair and
@@ -241,7 +256,7 @@ extension PairState {
             // Only `accountStatus available`, not `accountChange`, completes setup (SPEC §9.3).
             if status == .available { self.completeEngineSetup(at: time) }
         case .networkStatus(let available):
-            self.network = available ? .available : .unavailable
+            self.engineNetwork = available ? .available : .unavailable
         case .engineStarted(let heartbeatInterval):
             self.heartbeatInterval = heartbeatInterval
             self.connection = connection
@@ -361,6 +376,23 @@ extension PairState {
             self.suppressionEnded = max(self.suppressionEnded ?? previous, previous)
         }
         self.throttledUntil = end
+    }
+
+    /// The host's view of the network changed at `time`. It matters only while the engine has
+    /// never spoken of its network; then the host coming back ends a suppression, and every
+    /// stall clock starts over from `time` (the full threshold, docs/protocol.md).
+    public mutating func setHostNetwork(_ status: NetworkStatus, at time: Timestamp) {
+        guard status != self.hostNetwork else { return }
+        guard self.engineNetwork == .unknown else {
+            self.hostNetwork = status
+            return
+        }
+        self.verdictHoldsUntil = .distantPast
+        let wasSuppressed = self.isSuppressed(at: time, includingThrottle: false)
+        self.hostNetwork = status
+        if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
+            self.suppressionEnded = max(self.suppressionEnded ?? time, time)
+        }
     }
 
     /// The push connection this pair is tied to closed without `engineStopped`.

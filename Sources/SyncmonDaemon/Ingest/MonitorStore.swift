@@ -73,6 +73,19 @@ public final class MonitorStore: Sendable {
         }
     }
 
+    /// The host's view of its network changed (docs/operations.md, "Host network view"): pairs
+    /// whose engine never reported its network take it. Returns the verdict changes to log.
+    public func setHostNetwork(_ status: NetworkStatus, now: Timestamp) -> [StatusChange] {
+        self.state.withLock { state in
+            guard status != state.monitor.hostNetwork else { return [] }
+            let changes = state.monitor.setHostNetwork(status, at: now)
+            // Stall clocks may have restarted (the host is back): worth saving.
+            state.dirty = true
+            state.generation &+= 1
+            return changes
+        }
+    }
+
     /// Time-driven changes (stalls crossing their threshold, missed heartbeats), for the ticker.
     public func changes(at now: Timestamp) -> [StatusChange] {
         self.state.withLock { state in
