@@ -1,0 +1,56 @@
+import SyncmonCore
+
+/// How syncmon classes the error of one item a Syncthing pull could not complete (the `error`
+/// of a `FolderErrors` entry or of `/rest/folder/errors`).
+///
+/// Transient — Syncthing retries by itself and the cause is elsewhere (docs/protocol.md, "Error
+/// classes"): a peer that had the file went away (`networkFailure`), or no connected device has
+/// the needed version (`networkUnavailable`). Actionable — everything else (permission denied, a
+/// file or directory in the way, no space left, …): code `pullFailed`, which someone on this host
+/// has to fix. The strings are Syncthing's own (`lib/model/folder_sendrecv.go`, 1.19), matched
+/// as substrings because Syncthing prefixes them with the step that failed (`syncing: …`).
+public enum SyncthingPullError {
+    /// The code of an actionable pull failure.
+    public static let pullFailedCode = ErrorCode(name: InlineName("pullFailed")!)
+
+    /// The code of a folder that stopped on a folder-level error (path or marker missing, …).
+    public static let folderErrorCode = ErrorCode(name: InlineName("folderError")!)
+
+    /// The error a failed item stands for.
+    public static func classify(_ message: String) -> SyncError {
+        // errNoDevice: "peers who had this file went away, or the file has changed while syncing. will retry later"
+        if message.contains("peers who had this file went away") { return SyncError(code: ErrorCode(.networkFailure)) }
+        // errNotAvailable: "no connected device has the required version of this file"
+        if message.contains("no connected device has the required version") { return SyncError(code: ErrorCode(.networkUnavailable)) }
+        return SyncError(code: Self.pullFailedCode)
+    }
+
+    /// What a list of failed items amounts to: the first actionable error, else the first
+    /// transient one (the error a failed cycle shows), with the message of the item it came from.
+    static func summarize(_ errors: [SyncthingJSON.PathError]) -> (error: SyncError, path: String, message: String, others: [SyncError])? {
+        var first: (error: SyncError, path: String, message: String)? = nil
+        var firstTransient: (error: SyncError, path: String, message: String)? = nil
+        for item in errors {
+            let message = Self.trimmed(item.error ?? "")
+            let error = Self.classify(message)
+            let entry = (error: error, path: item.path ?? "", message: message)
+            if error.errorClass == .transient {
+                if firstTransient == nil { firstTransient = entry }
+            } else if first == nil {
+                first = entry
+            }
+        }
+        guard let shown = first ?? firstTransient else { return nil }
+        // The other class's first error is counted too, so that the cycle carries both kinds.
+        let others = first != nil ? (firstTransient.map { [$0.error] } ?? []) : []
+        return (shown.error, shown.path, shown.message, others)
+    }
+
+    /// Syncthing ends some messages with a newline.
+    static func trimmed(_ message: String) -> String {
+        var text = Substring(message)
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+        return String(text)
+    }
+}
