@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The pure core: event model, decoder, state machines, stall detectors, status. No I/O.
@@ -66,6 +67,7 @@ let package = Package(
             dependencies: [
                 "CNetlink",
                 "CZlib",
+                "SyncmonAdapters",
                 "SyncmonCore",
                 "SyncmonExposition",
                 "SyncmonSystemd",
@@ -76,6 +78,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // Syncthing's REST API: request/response over HTTP or HTTPS.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(

@@ -9,7 +9,8 @@
 #                                    (python3-prometheus-client) and PyYAML (python3-yaml),
 #                                    curl, for the tests and scripts/test-deploy.sh, and ip
 #                                    (iproute2): the host network tests run the daemon in network
-#                                    namespaces (as root, which CI is). A test that
+#                                    namespaces (as root, which CI is); syncthing and jq for
+#                                    scripts/syncthing/test-syncthing.sh. A test that
 #                                    skips for want of a package is a hole, so every package a
 #                                    test needs is listed here.
 #   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
@@ -17,7 +18,7 @@ set -euo pipefail
 
 packages=(libsystemd-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2)
+    packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq)
 fi
 if [ "${1:-}" = "--bench" ]; then
     packages+=(mtail)

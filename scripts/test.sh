@@ -14,6 +14,8 @@ swift build --build-tests
 export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
 # Rules, units, dashboard and a real Prometheus scraping a real daemon (the debug binary).
 scripts/test-deploy.sh
+# The Syncthing adapter against two real Syncthing instances on loopback (about 2 minutes).
+scripts/syncthing/test-syncthing.sh
 # Three runs rather than one: the daemon and client suites start real daemons and wait on
 # them, and on a 2-core machine sharing one process (and its 2 concurrency threads) with the
 # rest made their timing assertions flaky.

@@ -1,7 +1,8 @@
 import SyncmonCore
 
-/// The daemon's configuration file: `key = value` lines whose keys are the long flag names, and
-/// `[engine NAME]` sections with per-engine stall thresholds.
+/// The daemon's configuration file: `key = value` lines whose keys are the long flag names,
+/// `[engine NAME]` sections with per-engine stall thresholds, and `[source NAME]` sections with
+/// what a subscribe source needs besides its URL (`api-key-file`).
 ///
 /// ```
 /// # /etc/syncmon/syncmon.conf
@@ -28,6 +29,8 @@ public enum ConfigFile {
     public static func apply(_ text: String, to base: DaemonConfiguration) throws(ParseError) -> DaemonConfiguration {
         var configuration = base
         var engine: String? = nil
+        /// The `[source NAME]` section the lines belong to, if any.
+        var source: String? = nil
         var listen: [String] = []
         var subscribe: [String] = []
         // "\r\n" is a single Character in Swift: split on it too, or a CRLF file would be one line.
@@ -39,12 +42,18 @@ public enum ConfigFile {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw ParseError(line: number, message: "unterminated section header") }
                 let words = line.dropFirst().dropLast().split(separator: " ", omittingEmptySubsequences: true)
-                guard words.count == 2, words[0] == "engine" else {
-                    throw ParseError(line: number, message: "sections are written [engine NAME]")
+                guard words.count == 2, words[0] == "engine" || words[0] == "source" else {
+                    throw ParseError(line: number, message: "sections are written [engine NAME] or [source NAME]")
                 }
                 let name = String(words[1])
+                if words[0] == "source" {
+                    guard SourceSpec.isValidName(name) else { throw ParseError(line: number, message: "invalid source name \(name)") }
+                    (engine, source) = (nil, name)
+                    configuration.sourceSettings[name] = configuration.sourceSettings[name] ?? SourceSettings()
+                    continue
+                }
                 guard EngineName.parse(name) != nil else { throw ParseError(line: number, message: "invalid engine name \(name)") }
-                engine = name
+                (engine, source) = (name, nil)
                 configuration.engineThresholds[name, default: [:]] = configuration.engineThresholds[name] ?? [:]
                 continue
             }
@@ -53,6 +62,16 @@ public enum ConfigFile {
             var value = line[line.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
 
+            if let source {
+                switch key {
+                case "api-key-file":
+                    guard value.hasPrefix("/") else { throw ParseError(line: number, message: "api-key-file: an absolute path") }
+                    configuration.sourceSettings[source, default: SourceSettings()].apiKeyFile = value
+                default:
+                    throw ParseError(line: number, message: "\(key) cannot be set per source (only api-key-file can)")
+                }
+                continue
+            }
             if let reason = StallReason.allCases.first(where: { Self.flag(for: $0) == key }) {
                 guard let span = DurationParser.parse(value) else {
                     throw ParseError(line: number, message: "\(key): not a duration: \(value)")

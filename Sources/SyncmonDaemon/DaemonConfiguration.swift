@@ -27,6 +27,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// global values (so a global flag still reaches engines that did not set that reason).
     public var engineThresholds: [String: [StallReason: TimeSpan]] = [:]
     public var maximumPairs = 1000
+    /// What `[source NAME]` sections say, by source name.
+    public var sourceSettings: [String: SourceSettings] = [:]
     /// Concurrent push connections (SPEC §8).
     public var maximumConnections = 256
     /// The longest event line in bytes (SPEC §8).
@@ -96,5 +98,16 @@ public struct DaemonConfiguration: Sendable, Equatable {
             // when they will be written.
             reportsCycles: self.logLevel == "debug" || self.logLevel == "trace"
         )
+    }
+}
+
+/// A `[source NAME]` section of the configuration file.
+public struct SourceSettings: Sendable, Equatable {
+    /// A file holding the source's API key (Syncthing), used when systemd's credential
+    /// directory has none for the source. Read when the source connects, never logged.
+    public var apiKeyFile: String?
+
+    public init(apiKeyFile: String? = nil) {
+        self.apiKeyFile = apiKeyFile
     }
 }

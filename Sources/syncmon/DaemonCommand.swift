@@ -141,9 +141,15 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         guard configuration.maximumPairs > 0 else { throw ValidationError("--max-engines must be positive") }
         do {
-            _ = try SourceSpec.parseAll(configuration.subscribe)
-        } catch {
+            // Each source is made once here, to find what it needs (a Syncthing source's key
+            // file) before anything starts; the daemon makes its own at start.
+            for spec in try SourceSpec.parseAll(configuration.subscribe) where spec.needsCredential {
+                try spec.checkRequirements(configuration: configuration)
+            }
+        } catch let error as SourceSpec.ParseError {
             throw ValidationError(error.description)
+        } catch {
+            throw ValidationError("\(error)")
         }
         return configuration
     }

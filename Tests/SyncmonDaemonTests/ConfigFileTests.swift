@@ -148,12 +148,30 @@ struct ConfigFileTests {
         #expect(other.noProgress == StallThresholds.defaults.noProgress)
     }
 
+    @Test("[source NAME] sections give a source its API key file; engine sections after them are engine sections")
+    func sourceSections() throws {
+        let configuration = try self.apply(
+            """
+            subscribe = a=syncthing+http://127.0.0.1:8384
+            [source a]
+            api-key-file = /etc/syncmon/a.key
+            [engine a]
+            no-progress-after = 9s
+            [source b]
+            """
+        )
+        #expect(configuration.sourceSettings["a"] == SourceSettings(apiKeyFile: "/etc/syncmon/a.key"))
+        #expect(configuration.sourceSettings["b"] == SourceSettings())
+        #expect(configuration.engineThresholds["a"]?[.noProgress] == .seconds(9 as Int64))
+    }
+
     @Test("the flag name of each threshold is the file key", arguments: [
         (StallReason.notSyncing, "not-syncing-after"),
         (.noProgress, "no-progress-after"),
         (.pendingNotDraining, "pending-not-draining-after"),
         (.retryLoop, "retry-loop-after"),
         (.noRecentImport, "no-recent-import-after"),
+        (.noRecentExport, "no-recent-export-after"),
     ])
     func flagNames(reason: StallReason, flag: String) throws {
         #expect(ConfigFile.flag(for: reason) == flag)
@@ -167,9 +185,13 @@ struct ConfigFileTests {
         ("no-progress-after = -5s\n", 1, "not a duration"),
         ("retry-loop-after = 5 minutes\n", 1, "not a duration"),
         ("[engine photos\n", 1, "unterminated section header"),
-        ("# c\n[service]\n", 2, "sections are written [engine NAME]"),
+        ("# c\n[service]\n", 2, "sections are written [engine NAME] or [source NAME]"),
         ("[engine]\n", 1, "sections are written [engine NAME]"),
         ("[engine a b]\n", 1, "sections are written [engine NAME]"),
+        ("[source -bad]\n", 1, "invalid source name -bad"),
+        ("[source a]\napi-key-file = relative/key\n", 2, "api-key-file: an absolute path"),
+        ("[source a]\nno-progress-after = 5s\n", 2, "cannot be set per source"),
+        ("api-key-file = /k\n", 1, "unknown setting api-key-file"),
         ("[engine bad/name]\n", 1, "invalid engine name bad/name"),
         ("[engine \(String(repeating: "x", count: 65))]\n", 1, "invalid engine name"),
         ("[engine photos]\nlisten = 127.0.0.1:1\n", 2, "cannot be set per engine"),

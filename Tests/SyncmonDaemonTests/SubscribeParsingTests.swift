@@ -179,6 +179,38 @@ struct SubscribeParsingTests {
         #expect(try SourceSpec.parse("http://h:1/s?since=3").name == "http-s")
     }
 
+    @Test("Syncthing sources: syncthing+http(s)://HOST[:PORT], named syncthing unless named")
+    func syncthingSources() throws {
+        let specs = try SourceSpec.parseAll([
+            "a=syncthing+http://127.0.0.1:8384",
+            "syncthing+https://[::1]:8443/",
+            "b=syncthing+http://localhost",
+            "syncthing+http://10.0.0.2:8384",
+        ])
+        #expect(specs.map(\.name) == ["a", "syncthing", "b", "syncthing-2"])
+        #expect(specs[0].endpoint == .syncthing(host: "127.0.0.1", port: 8384, secure: false))
+        #expect(specs[1].endpoint == .syncthing(host: "::1", port: 8443, secure: true))
+        #expect(specs[2].endpoint == .syncthing(host: "localhost", port: 8384, secure: false))
+        for entry in ["syncthing+ftp://h", "syncthing+http://h:1/rest/events", "syncthing+http://key@h:1", "syncthing+http://:1"] {
+            #expect(throws: SourceSpec.ParseError.self, "\(entry)") { try SourceSpec.parse(entry) }
+        }
+    }
+
+    @Test("a Syncthing API key comes from the credential directory first, then api-key-file, else a clear error")
+    func syncthingCredential() throws {
+        let settings = SourceSettings(apiKeyFile: "/etc/syncmon/a.key")
+        let both = try SyncthingCredential.locate(source: "a", settings: settings, credentialsDirectory: "/run/credentials/syncmon.service") { _ in true }
+        #expect(both.path == "/run/credentials/syncmon.service/a")
+        let noCredential = try SyncthingCredential.locate(source: "a", settings: settings, credentialsDirectory: "/run/credentials/syncmon.service") { _ in false }
+        #expect(noCredential.path == "/etc/syncmon/a.key")
+        let fileOnly = try SyncthingCredential.locate(source: "a", settings: settings, credentialsDirectory: nil) { _ in true }
+        #expect(fileOnly.path == "/etc/syncmon/a.key")
+        let missing = #expect(throws: SyncthingCredential.Missing.self) {
+            try SyncthingCredential.locate(source: "a", settings: nil, credentialsDirectory: nil) { _ in false }
+        }
+        #expect(missing?.description.contains("LoadCredential=a:") == true)
+    }
+
     @Test("bad sources are configuration errors")
     func badSources() {
         for entry in [

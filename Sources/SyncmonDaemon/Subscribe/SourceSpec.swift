@@ -4,13 +4,16 @@
 /// Written `URL` or `NAME=URL`:
 /// - `unix:/run/notes/events.sock` — a Unix stream socket the engine serves its lines on;
 /// - `http://host:port/path` — a streaming GET answering NDJSON or `text/event-stream`;
-/// - `file:/var/log/notes/events.jsonl` (or `file:///var/log/…`) — an append-only JSONL file.
+/// - `file:/var/log/notes/events.jsonl` (or `file:///var/log/…`) — an append-only JSONL file;
+/// - `syncthing+http://127.0.0.1:8384` (or `syncthing+https://`) — a Syncthing instance's REST
+///   API, read through the Syncthing adapter (docs/syncthing.md); the source name is the engine.
 ///
 /// Names are 1–64 characters of `[A-Za-z0-9._-]` starting with a letter or digit. Without
 /// `NAME=`, the name is derived: the scheme, `-`, and the last path component with every other
 /// character replaced by `_` (`unix-events.sock`, `file-notes.jsonl`, `http-events`; an HTTP URL
 /// with an empty path uses `host_port`), cut to 64 characters; when two sources would get the
-/// same name, the later ones (in configuration order) get `-2`, `-3`, …. Explicit names are kept
+/// same name, the later ones (in configuration order) get `-2`, `-3`, …. A Syncthing source's
+/// derived name is `syncthing`. Explicit names are kept
 /// as written and never renamed, so a derived name steps aside for them.
 public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
     public enum Endpoint: Sendable, Equatable {
@@ -18,12 +21,15 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         /// `target` is the request target: path plus query, without a fragment.
         case http(host: String, port: Int, target: String)
         case file(path: String)
+        /// A Syncthing REST API at `host:port`, over TLS when `secure`.
+        case syncthing(host: String, port: Int, secure: Bool)
 
         public var scheme: String {
             switch self {
             case .unix: "unix"
             case .http: "http"
             case .file: "file"
+            case .syncthing(_, _, let secure): secure ? "syncthing+https" : "syncthing+http"
             }
         }
     }
@@ -36,6 +42,12 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
     public var isNamed: Bool
 
     public var description: String { "\(self.name)=\(self.url)" }
+
+    /// Whether the source needs a credential (an API key) besides its URL.
+    public var needsCredential: Bool {
+        if case .syncthing = self.endpoint { return true }
+        return false
+    }
 
     public init(name: String, endpoint: Endpoint, url: String, isNamed: Bool = true) {
         self.name = name
@@ -91,7 +103,9 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         var url = text
         if let equals = text.firstIndex(of: "="), Self.isValidName(text[..<equals]) {
             let rest = text[text.index(after: equals)...]
-            if rest.hasPrefix("unix:") || rest.hasPrefix("http:") || rest.hasPrefix("https:") || rest.hasPrefix("file:") {
+            if rest.hasPrefix("unix:") || rest.hasPrefix("http:") || rest.hasPrefix("https:") || rest.hasPrefix("file:")
+                || rest.hasPrefix("syncthing+")
+            {
                 name = String(text[..<equals])
                 url = String(rest)
             }
@@ -117,11 +131,20 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
             guard !path.hasSuffix("/") else { throw fail("a file: source names a file, not a directory") }
             return .file(path: Self.percentDecoded(path))
         }
+        if url.hasPrefix("syncthing+http://") || url.hasPrefix("syncthing+https://") {
+            let secure = url.hasPrefix("syncthing+https://")
+            let rest = String(url.dropFirst(secure ? "syncthing+https://".count : "syncthing+http://".count))
+            let (host, port) = try Self.hostAndPort(rest, defaultPort: 8384, fail: fail)
+            return .syncthing(host: host, port: port, secure: secure)
+        }
+        if url.hasPrefix("syncthing+") {
+            throw fail("a Syncthing source is syncthing+http://HOST:PORT or syncthing+https://HOST:PORT")
+        }
         if url.hasPrefix("https:") {
             throw fail("https is not supported; put a TLS-terminating proxy on localhost, or use http://, unix: or file:")
         }
         guard url.hasPrefix("http://") else {
-            throw fail("unsupported source; use unix:/path, http://host:port/path or file:/path")
+            throw fail("unsupported source; use unix:/path, http://host:port/path, file:/path or syncthing+http://host:port")
         }
         var rest = url.dropFirst("http://".count)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
@@ -156,10 +179,42 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         return .http(host: String(host), port: port, target: target)
     }
 
+    /// `HOST[:PORT][/]` of a Syncthing URL: an API root, so nothing may follow but a slash.
+    private static func hostAndPort(_ authority: String, defaultPort: Int, fail: (String) -> ParseError) throws(ParseError) -> (String, Int) {
+        var authority = Substring(authority)
+        if authority.hasSuffix("/") { authority = authority.dropLast() }
+        guard !authority.contains("/"), !authority.contains("?") else { throw fail("give the API's root (syncthing+http://HOST:PORT), without a path") }
+        guard !authority.contains("@") else { throw fail("credentials in the URL are not supported; the API key comes from a credential file") }
+        var host = authority
+        var portText: Substring? = nil
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw fail("unterminated IPv6 address") }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw fail("bad host:port") }
+                portText = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
+        guard !host.isEmpty else { throw fail("missing host") }
+        var port = defaultPort
+        if let portText {
+            guard let value = Int(portText), (1...65_535).contains(value) else { throw fail("bad port \(portText)") }
+            port = value
+        }
+        return (String(host), port)
+    }
+
     /// The name a source gets without `NAME=` (before deduplication).
     static func derivedName(_ endpoint: Endpoint) -> String {
         let component: Substring
         switch endpoint {
+        case .syncthing:
+            // The source name is the engine name: one Syncthing is simply "syncthing".
+            return "syncthing"
         case .unix(let path), .file(let path):
             component = Self.lastComponent(path)
         case .http(let host, let port, let target):

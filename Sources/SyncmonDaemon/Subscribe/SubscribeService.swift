@@ -27,12 +27,12 @@ public struct SubscribeService: Service {
             throw DaemonError(error.description)
         }
         let registry = SourceRegistry(names: specs.map(\.name), logger: logger)
-        let services = zip(specs, registry.sources).map { spec, health in
+        let services = try zip(specs, registry.sources).map { spec, health in
             SubscribeService(
                 spec: spec,
                 // Made now, before the daemon reports ready: a file source notes where its
-                // file ends at this moment.
-                source: spec.makeSource(configuration: configuration),
+                // file ends at this moment, a Syncthing source finds its key file.
+                source: try spec.makeSource(configuration: configuration),
                 context: SourceContext(
                     name: spec.name,
                     store: store,
@@ -61,19 +61,40 @@ public struct SubscribeService: Service {
 }
 
 extension SourceSpec {
+    /// Checks, before anything starts, what the source needs besides its URL (a Syncthing
+    /// source's key file), so that a missing one is a configuration error.
+    public func checkRequirements(configuration: DaemonConfiguration) throws(DaemonError) {
+        _ = try self.makeSource(configuration: configuration)
+    }
+
     /// The source for this endpoint: the one place that knows every kind.
-    func makeSource(configuration: DaemonConfiguration) -> any EventSource {
+    func makeSource(
+        configuration: DaemonConfiguration,
+        environment: [String: String] = DaemonConfiguration.processEnvironment
+    ) throws(DaemonError) -> any EventSource {
         switch self.endpoint {
         case .unix(let path):
-            StreamSource(url: self.url, target: .unix(path: path))
+            return StreamSource(url: self.url, target: .unix(path: path))
         case .http(let host, let port, let target):
-            StreamSource(url: self.url, target: .http(host: host, port: port, target: target))
+            return StreamSource(url: self.url, target: .http(host: host, port: port, target: target))
         case .file(let path):
-            FileSource(
+            return FileSource(
                 path: path,
                 fromStart: configuration.subscribeFromStart,
                 snapshot: FileFollower.startSnapshot(path: path, maximumLineLength: configuration.maximumLineLength)
             )
+        case .syncthing(let host, let port, let secure):
+            do {
+                let credential = try SyncthingCredential.locate(
+                    source: self.name,
+                    settings: configuration.sourceSettings[self.name],
+                    credentialsDirectory: environment["CREDENTIALS_DIRECTORY"]
+                )
+                let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+                return SyncthingSource(baseURL: (secure ? "https://" : "http://") + authority, credential: credential)
+            } catch {
+                throw DaemonError("\(error)")
+            }
         }
     }
 }

@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Logging
+import NIOCore
+import NIOHTTP1
+import SyncmonAdapters
+import SyncmonCore
+import SyncmonSystemd
+
+/// A `syncthing+http://` source (docs/syncthing.md): reads one Syncthing's REST API, snapshots
+/// and then the long-poll of `/rest/events`, and hands what `SyncthingAdapter` makes of it to the
+/// state model. Everything about Syncthing's meaning lives in the adapter; this is only I/O.
+struct SyncthingSource: EventSource {
+    /// `http://HOST:PORT` or `https://HOST:PORT`, the API's root.
+    let baseURL: String
+    /// Where the API key is read from, each time the source (re)connects.
+    let credential: SyncthingCredential
+    /// The long-poll's `timeout` (Syncthing's default, 60 s).
+    var pollTimeoutSeconds = 60
+    /// How long a connection may take: a stopped Syncthing refuses at once on loopback; a host
+    /// that drops packets is called unreachable after this.
+    var connectTimeout = TimeAmount.seconds(3)
+
+    func run(in context: SourceContext) async {
+        let client = HTTPClient(
+            eventLoopGroupProvider: .shared(context.group),
+            configuration: HTTPClient.Configuration(timeout: .init(connect: self.connectTimeout), decompression: .disabled)
+        )
+        // The pairs this source reports are tied to a connection of its own, so that losing the
+        // API marks them engine_down at once instead of after the heartbeat limit.
+        let connection = SyncthingSource.connectionID(for: context.name)
+        let ingest = context.makeIngest(connection: connection)
+        var backoff = ReconnectBackoff.standard
+        var failuresInARow = 0
+        var adapter = SyncthingAdapter(engine: InlineName(context.name) ?? InlineName(), pollTimeoutSeconds: self.pollTimeoutSeconds)
+        while !Task.isCancelled {
+            do {
+                let api = try SyncthingAPI(client: client, baseURL: self.baseURL, key: self.apiKey())
+                try await self.follow(api, adapter: &adapter, ingest: ingest, context: context) {
+                    // Answers are coming: the schedule starts over.
+                    if failuresInARow > 0 { context.health.connected(self.baseURL) }
+                    failuresInARow = 0
+                    backoff.reset()
+                }
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                adapter.pollFailed()
+                failuresInARow += 1
+                // One quick retry first: a single reset connection is no reason to call the
+                // engine down; a refused or silent API on the second try is.
+                if failuresInARow >= 2 {
+                    let changes = context.store.connectionClosed(connection, now: WallClock.now())
+                    context.reporter.report(changes)
+                }
+                let delay = failuresInARow == 1 ? 0.2 : backoff.nextDelay()
+                if failuresInARow == 2 || failuresInARow > 2 && failuresInARow % 10 == 0 {
+                    context.health.disconnected("\(error)", retryIn: delay)
+                }
+                if failuresInARow > 1 { context.health.countReconnect() }
+                try? await Task.sleep(for: .seconds(delay))
+            }
+        }
+        try? await client.shutdown()
+    }
+
+    /// Snapshots when the adapter asks for one, long-polls otherwise, until a request fails.
+    private func follow(
+        _ api: SyncthingAPI,
+        adapter: inout SyncthingAdapter,
+        ingest: EventIngest,
+        context: SourceContext,
+        answered: () -> Void
+    ) async throws {
+        while !Task.isCancelled {
+            let output: SyncthingOutput
+            if adapter.needsSnapshot {
+                var snapshot = adapter.makeSnapshot()
+                while let request = snapshot.nextRequest {
+                    try snapshot.record(request, body: try await api.get(request.path, timeout: .seconds(30)))
+                }
+                output = adapter.ingest(snapshot: snapshot, at: WallClock.now())
+            } else {
+                let body = try await api.get(adapter.eventsPath, timeout: .microseconds(adapter.pollDeadline.microseconds))
+                output = try adapter.ingest(events: body, at: WallClock.now())
+            }
+            answered()
+            ingest.apply(output.events)
+            for notice in output.notices {
+                context.logger.notice("syncthing source \(context.name): \(notice)", metadata: context.metadata)
+            }
+        }
+    }
+
+    /// The key, read afresh so that a rotated key file takes effect at the next reconnect.
+    private func apiKey() throws -> String {
+        try self.credential.read()
+    }
+
+    /// A connection id no push connection uses (those count up from 1): the top bit set, and
+    /// the name's hash below it so that several sources do not share one.
+    static func connectionID(for name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return (1 << 63) | (hash >> 1)
+    }
+}
+
+/// Syncthing's REST API: `GET`s with the API key, whole bodies.
+struct SyncthingAPI: Sendable {
+    let client: HTTPClient
+    let baseURL: String
+    let key: String
+
+    /// The body of a `200` answer to `GET path`; anything else throws.
+    func get(_ path: String, timeout: TimeAmount) async throws -> [UInt8] {
+        var request = HTTPClientRequest(url: self.baseURL + path)
+        request.headers.add(name: "X-API-Key", value: self.key)
+        request.headers.add(name: "User-Agent", value: "syncmon")
+        let response = try await self.client.execute(request, timeout: timeout)
+        // Large folders' configurations and error lists stay far below this.
+        let body = try await response.body.collect(upTo: 32 << 20)
+        guard response.status == .ok else {
+            let text = String(buffer: body).prefix(200)
+            if response.status == .forbidden {
+                throw SyncthingSourceError("\(path): 403 \(text.isEmpty ? "" : "(\(text.trimmingSuffix())) ")— is the API key right?")
+            }
+            throw SyncthingSourceError("\(path): HTTP \(response.status.code) \(text.trimmingSuffix())")
+        }
+        return Array(buffer: body)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSuffix() -> String {
+        var text = self
+        while let last = text.last, last == "\n" || last == " " { text.removeLast() }
+        return String(text)
+    }
+}
