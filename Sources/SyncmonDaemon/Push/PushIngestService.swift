@@ -86,14 +86,16 @@ public struct PushIngestService: Service {
         if self.activatedDescriptor == nil { unlink(self.path) }
     }
 
-    /// Creates the socket's directory (0755) when it does not exist yet.
+    /// Creates the directory of `path` (0755, and its parents) when it does not exist yet. A
+    /// relative path stays relative to the working directory.
     static func prepareDirectory(of path: String) throws {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
         let directory = String(path[..<slash])
+        let root = directory.hasPrefix("/") ? "/" : ""
         var components: [Substring] = []
         for component in directory.split(separator: "/") {
             components.append(component)
-            let partial = "/" + components.joined(separator: "/")
+            let partial = root + components.joined(separator: "/")
             if mkdir(partial, 0o755) != 0, errno != EEXIST {
                 throw DaemonError("cannot create \(partial): \(String(cString: strerror(errno)))")
             }
