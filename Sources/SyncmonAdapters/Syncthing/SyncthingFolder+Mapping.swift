@@ -96,21 +96,26 @@ extension SyncthingFolder {
             emitter.emit(.stateUpdate(pendingRecordZoneChanges: pendingNow, pendingDatabaseChanges: nil), for: &self, at: time)
             self.pending = pendingNow
         }
+        // Progress: what the peers still counted need less of since the latest look.
+        var delivered: Int64 = 0
+        var bytesMoved = false
+        for device in counted {
+            guard let now = self.completions[device], let before = self.exportBaseline[device] else { continue }
+            delivered += max(0, before.needItems - now.needItems)
+            bytesMoved = bytesMoved || now.needBytes < before.needBytes
+        }
+        self.exportBaseline = [:]
+        for device in counted { self.exportBaseline[device] = self.completions[device] }
         // With nobody to export to, an export in flight stays open: nothing has reached anyone,
         // and the pair is `no_network` meanwhile.
         guard !counted.isEmpty else { return }
-        let behind = known.filter(\.isBehind)
-        let needItems = behind.reduce(0) { $0 + $1.needItems }
-        let needBytes = behind.reduce(0) { $0 + $1.needBytes }
-        if !behind.isEmpty {
+        if known.contains(where: \.isBehind) {
             if self.exportWord != .open {
                 emitter.emit(.willSendChanges, for: &self, at: time)
                 self.exportWord = .open
-            } else if needItems < self.exportNeedItems || needBytes < self.exportNeedBytes {
-                emitter.emit(Self.sent(max(0, self.exportNeedItems - needItems)), for: &self, at: time)
+            } else if delivered > 0 || bytesMoved {
+                emitter.emit(Self.sent(delivered), for: &self, at: time)
             }
-            self.exportNeedItems = needItems
-            self.exportNeedBytes = needBytes
             return
         }
         // Complete only when every counted peer reported since our latest change.
@@ -118,7 +123,7 @@ extension SyncthingFolder {
         guard confirmed else { return }
         switch self.exportWord {
         case .open:
-            if self.exportNeedItems > 0 { emitter.emit(Self.sent(self.exportNeedItems), for: &self, at: time) }
+            if delivered > 0 { emitter.emit(Self.sent(delivered), for: &self, at: time) }
             emitter.emit(.didSendChanges, for: &self, at: time)
         case .none, .failed:
             // Found complete without having seen it behind (at a snapshot, or on reconnect).
@@ -128,8 +133,6 @@ extension SyncthingFolder {
             break
         }
         self.exportWord = .succeeded
-        self.exportNeedItems = 0
-        self.exportNeedBytes = 0
     }
 
     /// A scan committed local changes: they are ours to export. The peers' completions are
@@ -145,8 +148,6 @@ extension SyncthingFolder {
         guard self.exportWord != .open else { return }
         emitter.emit(.willSendChanges, for: &self, at: time)
         self.exportWord = .open
-        self.exportNeedItems = 0
-        self.exportNeedBytes = 0
     }
 
     /// A peer reports its download of our files: export progress.

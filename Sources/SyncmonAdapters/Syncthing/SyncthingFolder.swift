@@ -81,10 +81,9 @@ struct SyncthingFolder: Sendable {
     var loggedFailure: String? = nil
     /// Where the latest export cycle stands.
     var exportWord = CycleWord.none
-    /// Items and bytes the counted peers needed at the latest export event (progress is their
-    /// shrinking).
-    var exportNeedItems: Int64 = 0
-    var exportNeedBytes: Int64 = 0
+    /// What each counted peer needed at the latest look (progress is its shrinking; a peer that
+    /// leaves takes its need along, delivered or not).
+    var exportBaseline: [String: Completion] = [:]
     var network: Bool? = nil
     var pending: Int64? = nil
     /// The time of the latest event emitted for the pair (heartbeats fill the silence).

@@ -31,7 +31,7 @@ public enum SyncthingPullError {
         var first: (error: SyncError, path: String, message: String)? = nil
         var firstTransient: (error: SyncError, path: String, message: String)? = nil
         for item in errors {
-            let message = Self.trimmed(item.error ?? "")
+            let message = Self.message(item.error ?? "")
             let error = Self.classify(message)
             let entry = (error: error, path: item.path ?? "", message: message)
             if error.errorClass == .transient {
@@ -44,6 +44,13 @@ public enum SyncthingPullError {
         // The other class's first error is counted too, so that the cycle carries both kinds.
         let others = first != nil ? (firstTransient.map { [$0.error] } ?? []) : []
         return (shown.error, shown.path, shown.message, others)
+    }
+
+    /// An item's error as the log shows it: without the `syncing: ` that `FolderErrors` puts
+    /// before the cause, and without its trailing newline.
+    static func message(_ error: String) -> String {
+        let text = Self.trimmed(error)
+        return text.hasPrefix("syncing: ") ? String(text.dropFirst("syncing: ".count)) : text
     }
 
     /// Syncthing ends some messages with a newline.
