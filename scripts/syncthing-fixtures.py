@@ -40,13 +40,13 @@ SCENARIOS = [
     "0-startup", "a-healthy", "a2-progress", "b-stop-B-20s", "b2-kill-B", "c-pause-device-patch",
     "c2-pause-device-post", "c3-pause-folder", "d-marker-removed", "d2-marker-removed-watcher",
     "d3-marker-removed-rescan-timer", "e-pull-blocked-chattr", "e2-pull-blocked-tempdir",
-    "b3-hang-B-sigstop",
-]
+    "e3-recover-by-folder-restart", "b3-hang-B-sigstop", "e4-short-puller-pause",
+]  # in the order they were recorded
 # The scenarios turned into fixtures.
 FIXTURES = [
     "a-healthy", "a2-progress", "b-stop-B-20s", "b3-hang-B-sigstop", "c-pause-device-patch",
     "c3-pause-folder", "d-marker-removed", "d3-marker-removed-rescan-timer", "e-pull-blocked-chattr",
-    "e2-pull-blocked-tempdir",
+    "e2-pull-blocked-tempdir", "e3-recover-by-folder-restart", "e4-short-puller-pause",
 ]
 ENGINES = ["A", "B"]
 OMIT = object()  # a snapshot the adapter takes without asking for the latest event
@@ -226,7 +226,7 @@ def main():
             # Snapshots the adapter may ask for mid-scenario (a resumed folder, a cleared error).
             for time, name in snapshot_times(recordings, scenario):
                 files = snapshot_files(recordings, scenario, name, engine)
-                if files and name in ("resumed", "after-fix", "after") and not failures:
+                if files and name in ("resumed", "after-fix", "after", "recovered") and not failures:
                     write_snapshot(out_dir, engine, name, files, startup_config[engine], OMIT)
                     steps.append((time, engine, f"snapshot {name}  # available"))
         steps.extend(actions(os.path.join(recordings, scenario, "actions.log")))

@@ -121,6 +121,26 @@ struct SyncthingScenarioTests {
             ]),
             Check(time: "02:14:46.100", why: "removed; the next pull completed", expects: [ok("a"), ok("b")]),
         ]),
+        Scenario(name: "e3-recover-by-folder-restart", checks: [
+            Check(time: "02:15:28.200", why: "the pull failed on a directory at the temp path", expects: [
+                Expect(engine: "b", summary: .error, code: "pullFailed"),
+            ]),
+            Check(time: "02:15:34.000", why: "obstacle removed and rescanned: a scan retries no pull", expects: [
+                Expect(engine: "b", summary: .error, code: "pullFailed"),
+            ]),
+            Check(time: "02:15:35.000", why: "B's folder paused", expects: [Expect(engine: "b", summary: .stopped, code: "pullFailed")]),
+            Check(time: "02:15:38.824", why: "resumed: the restarted folder pulled", expects: [ok("a"), ok("b")]),
+        ]),
+        Scenario(name: "e4-short-puller-pause", checks: [
+            Check(time: "02:21:50.300", why: "the pull failed (retries every 5 s, then 10 s)", expects: [
+                Expect(engine: "b", summary: .error, code: "pullFailed"),
+            ]),
+            Check(time: "02:21:55.300", why: "after the first retry", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+            Check(time: "02:22:00.300", why: "after the second", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+            Check(time: "02:22:10.300", why: "after the third", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+            Check(time: "02:22:20.000", why: "obstacle removed, no retry yet", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+            Check(time: "02:22:34.034", why: "the next retry completed", expects: [ok("a"), ok("b")]),
+        ]),
     ]
 
     @Test("verdicts at the recorded moments", arguments: Self.scenarios)
@@ -180,6 +200,16 @@ struct SyncthingRecordedNoticeTests {
         Case(name: "e2-pull-blocked-tempdir", notices: ["B": [
             .pullFailed(folder: shared, count: 1, path: "blocked.txt",
                         message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked.txt.tmp: file exists"),
+        ]], extraSnapshots: []),
+        // Pausing and resuming the folder restarts it in Syncthing: read again.
+        Case(name: "e3-recover-by-folder-restart", notices: ["B": [
+            .pullFailed(folder: shared, count: 1, path: "blocked3.txt",
+                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked3.txt.tmp: file exists"),
+        ]], extraSnapshots: ["B recovered"]),
+        // Four failed pulls, one notice.
+        Case(name: "e4-short-puller-pause", notices: ["B": [
+            .pullFailed(folder: shared, count: 1, path: "blocked4.txt",
+                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked4.txt.tmp: file exists"),
         ]], extraSnapshots: []),
     ]
 

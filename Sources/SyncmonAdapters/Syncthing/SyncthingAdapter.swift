@@ -7,7 +7,7 @@ import SyncmonCore
 ///
 /// **Driving it** (everything the I/O side does):
 /// 1. While `needsSnapshot` (at the start, after a failed poll, a restart, an event-id gap, a
-///    resumed folder, a configuration change): fill `makeSnapshot()` request by request
+///    resumed folder, a cleared folder error, a changed folder list): fill `makeSnapshot()` request by request
 ///    (`SyncthingSnapshot.nextRequest`), then `ingest(snapshot:at:)`. A failed request: back off,
 ///    start a new snapshot.
 /// 2. Otherwise long-poll `GET eventsPath` with a client timeout of `pollDeadline`, and hand the
@@ -24,21 +24,22 @@ import SyncmonCore
 /// and calls the monitor's `connectionClosed(id)` when a connection fails: `reportedPairs` are the
 /// pairs tied that way. The next snapshot sends `engineStarted` again, which ties them anew.
 ///
-/// **Decisions where SPEC §10.1's table is silent** (each is in docs/syncthing.md):
-/// - A pull that succeeds is one import cycle whatever its length; `sync-waiting` (the queue for
-///   the I/O token) is not part of it; a folder that stops on an error mid-pull ends the cycle
-///   failed with `folderError`.
-/// - "Found idle with nothing needed" applies whenever Syncthing says so, not only at snapshots:
-///   after a folder error clears and on a summary after a failed pull, so that recovering
-///   without a pull (the obstacle's file deleted upstream) also clears the failure.
-/// - Export also starts when a scan commits local changes (before the peers' completion drops,
-///   which Syncthing reports up to 2 s later, by when a LAN peer often has the file already).
-///   With no peer connected an open export stays open (`no_network` covers the verdict).
+/// **The mapping** is docs/syncthing.md's table ("How Syncthing maps to syncmon"). Where
+/// Syncthing leaves room, these decisions (each explained there):
+/// - `sync-waiting` (the queue for the I/O token) is not part of a pull; a pull looping through
+///   `sync-preparing`/`syncing` is one cycle; a folder that stops on an error mid-pull ends the
+///   cycle failed with `folderError`.
+/// - "Idle with nothing needed and no failed item" is an import that succeeded whenever
+///   Syncthing says so (a snapshot, a summary, leaving `error`), so a failure also clears without
+///   a pull (the obstacle's file deleted upstream). Otherwise a failure stays until a clean pull.
+/// - Export also starts when a scan commits local changes (Syncthing reports the peers'
+///   completion up to 2 s later, when a LAN peer often has the file already), and ends only on
+///   completions reported after the change. With no peer connected an open export stays open.
 /// - Pending = the most items any connected peer still needs (max, not sum).
-/// - A folder shared with no remote device is `stopped`, like one whose devices are all paused.
-///   A folder removed from the configuration gets `engineStopped` and is forgotten.
+/// - A folder shared with no remote device is `stopped`, like one whose devices are all paused;
+///   a folder removed from the configuration gets `engineStopped` and is forgotten.
 /// - Pull errors other than the two transient strings are actionable (`pullFailed`), including
-///   Syncthing's own "will try again later" races: they clear with the next clean pull.
+///   Syncthing's own "will try again later" races.
 /// - A send-only folder never pulls: what it "needs" does not keep it from being in sync.
 public struct SyncthingAdapter: Sendable {
     /// The engine name of every pair (the source's `NAME`).
