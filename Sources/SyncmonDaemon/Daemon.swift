@@ -51,6 +51,7 @@ public enum Daemon {
         let subscribe = try SubscribeService.make(configuration: configuration, store: store, reporter: reporter, group: group, logger: logger)
         var renderer = MetricsRenderer(version: version, revision: revision)
         renderer.sources = subscribe.registry
+        renderer.persistence = persistence.health
         let http = HTTPService(
             configuration: configuration,
             router: HTTPRouter(store: store, renderer: renderer),

@@ -13,6 +13,8 @@ public struct MetricsRenderer: Sendable {
     public var revision: String
     /// The subscribe sources, for `syncmon_source_up` / `syncmon_source_reconnects_total`.
     public var sources: SourceRegistry = .none
+    /// How saving the state goes, for `syncmon_state_*`.
+    public var persistence = PersistenceHealth()
 
     public init(version: String, revision: String) {
         self.version = version
@@ -92,6 +94,14 @@ public struct MetricsRenderer: Sendable {
         static let hostNetworkUp = MetricFamily.gauge(
             "syncmon_host_network_up",
             help: "1 while the host has a default route through an interface that is up, 0 while it has none; absent when not followed."
+        )
+        static let saveFailures = MetricFamily.counter(
+            "syncmon_state_save_failures_total",
+            help: "Saves of the state file that failed (full or read-only state directory); each is retried until one succeeds."
+        )
+        static let lastSave = MetricFamily.gauge(
+            "syncmon_state_last_save_timestamp_seconds",
+            help: "When the state file was last written completely; absent before the first save."
         )
         static let sourceUp = MetricFamily.gauge("syncmon_source_up", help: "1 while the subscribe source is connected, by its configured name.")
         static let sourceReconnects = MetricFamily.counter("syncmon_source_reconnects_total", help: "Reconnects of each subscribe source.")
@@ -287,6 +297,11 @@ public struct MetricsRenderer: Sendable {
         case .unavailable: writer.sample(Families.hostNetworkUp, value: 0)
         case .unknown: break
         }
+        let persistence = self.persistence.snapshot
+        writer.family(Families.saveFailures)
+        writer.sample(Families.saveFailures, value: persistence.failures)
+        writer.family(Families.lastSave)
+        if let lastSuccess = persistence.lastSuccess { writer.sample(Families.lastSave, value: lastSuccess.seconds) }
         // SPEC §3 lists the subscribe sources' families; they are announced (HELP/TYPE) even while
         // no source is configured, so dashboards and alert rules find them. No sources, no samples.
         // One sample per configured source, labelled with its name (docs/subscribe.md).

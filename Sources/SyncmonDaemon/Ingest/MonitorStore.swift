@@ -106,6 +106,11 @@ public final class MonitorStore: Sendable {
 
     public var generation: UInt64 { self.state.withLock { $0.generation } }
 
+    /// Marks the state as not yet persisted (a save failed), so the next save writes it.
+    public func markDirty() {
+        self.state.withLock { $0.dirty = true }
+    }
+
     /// Takes the state to persist if it changed since the last call.
     public func takeDirty() -> Monitor? {
         self.state.withLock { state in

@@ -1,0 +1,93 @@
+import Logging
+import ServiceLifecycle
+import SyncmonCore
+import SyncmonSystemd
+
+/// Writes the state at most once per interval when it changed, and once more on shutdown, so a
+/// `kill -9` loses at most one interval of changes (docs/operations.md, "State").
+///
+/// A save that fails (a full or read-only state directory) leaves the state dirty and is tried
+/// again, after 1, 2, 4 … up to 30 intervals, until it succeeds, whether or not anything changes
+/// meanwhile; `health` counts it for `/metrics`.
+public struct PersistenceService: Service {
+    let file: StateFile
+    let store: MonitorStore
+    let interval: TimeSpan
+    let logger: Logger
+    public let health: PersistenceHealth
+
+    public init(file: StateFile, store: MonitorStore, interval: TimeSpan, logger: Logger, health: PersistenceHealth = PersistenceHealth()) {
+        self.file = file
+        self.store = store
+        self.interval = interval
+        self.logger = logger
+        self.health = health
+    }
+
+    /// The longest wait between retries, in intervals.
+    static let maximumRetryIntervals: Int64 = 30
+
+    /// Restores persisted pairs into the store (before any listener starts).
+    public func restore() {
+        switch self.file.load(now: WallClock.now()) {
+        case .missing:
+            self.logger.info("no saved state yet", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)"])
+        case .loaded(let pairs):
+            self.store.restore(pairs)
+            self.logger.info("restored saved state", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)", "syncmon.pairs": "\(pairs.count)"])
+        case .corrupt(let aside, let reason):
+            self.logger.error(
+                "state file is corrupt; set aside, starting empty",
+                metadata: [
+                    SyncmonMetadataKey.messageID: MessageID.stateFileCorrupt.metadataValue,
+                    SyncmonMetadataKey.statePath: "\(self.file.path)",
+                    SyncmonMetadataKey.setAsidePath: "\(aside)",
+                    "syncmon.reason": "\(reason)",
+                ]
+            )
+        }
+    }
+
+    public func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            var wait: Int64 = 1
+            while true {
+                try await Task.sleep(for: .microseconds(self.interval.microseconds * wait))
+                let saved = self.saveIfDirty(final: false)
+                wait = saved ? 1 : min(wait * 2, Self.maximumRetryIntervals)
+            }
+        }
+        // The final save on SIGTERM: attempted whatever happened before, its failure logged.
+        self.saveIfDirty(final: true)
+    }
+
+    /// Saves when anything changed (or an earlier save failed); `false` when the save failed.
+    @discardableResult
+    func saveIfDirty(final: Bool) -> Bool {
+        guard let monitor = self.store.takeDirty() else { return true }
+        let now = WallClock.now()
+        let metadata: Logger.Metadata = [SyncmonMetadataKey.statePath: "\(self.file.path)"]
+        do {
+            try self.file.save(monitor, now: now)
+            if self.health.snapshot.failingInARow > 0 {
+                self.logger.notice("state saved again", metadata: metadata)
+            }
+            self.health.succeeded(at: now)
+            return true
+        } catch {
+            // Not lost: still dirty, so the next attempt writes it (with whatever came since).
+            self.store.markDirty()
+            let inARow = self.health.failed()
+            var details = metadata
+            details["syncmon.reason"] = "\(error)"
+            if final {
+                self.logger.error("cannot save state on shutdown; changes since the last save are lost", metadata: details)
+            } else if inARow == 1 || inARow.isMultiple(of: 10) {
+                // The first failure, then every tenth: a full disk does not flood the journal.
+                details["syncmon.failures"] = "\(inARow)"
+                self.logger.error("cannot save state; retrying", metadata: details)
+            }
+            return false
+        }
+    }
+}
