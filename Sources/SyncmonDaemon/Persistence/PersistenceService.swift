@@ -7,7 +7,7 @@ import SyncmonSystemd
 /// `kill -9` loses at most one interval of changes (docs/operations.md, "State").
 ///
 /// A save that fails (a full or read-only state directory) leaves the state dirty and is tried
-/// again, after 1, 2, 4 … up to 30 intervals, until it succeeds, whether or not anything changes
+/// again, after 1, 2, 4 and then every 5 intervals, until it succeeds, whether or not anything changes
 /// meanwhile; `health` counts it for `/metrics`.
 public struct PersistenceService: Service {
     let file: StateFile
@@ -25,7 +25,7 @@ public struct PersistenceService: Service {
     }
 
     /// The longest wait between retries, in intervals.
-    static let maximumRetryIntervals: Int64 = 30
+    static let maximumRetryIntervals: Int64 = 5
 
     /// Restores persisted pairs into the store (before any listener starts).
     public func restore() {
