@@ -83,8 +83,23 @@ public enum ConfigFile {
                 }
                 continue
             }
+            if let engine, key == "allowed-users" || key == "allowed-groups" {
+                let isUsers = key == "allowed-users"
+                var policy = configuration.peerPolicies[engine] ?? PeerPolicy()
+                for name in value.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) {
+                    guard let id = isUsers ? AccountLookup.user(String(name)) : AccountLookup.group(String(name)) else {
+                        throw ParseError(line: number, message: "\(key): no \(isUsers ? "user" : "group") named \(name)")
+                    }
+                    if isUsers { policy.users.insert(id) } else { policy.groups.insert(id) }
+                }
+                configuration.peerPolicies[engine] = policy
+                continue
+            }
             guard engine == nil else {
-                throw ParseError(line: number, message: "\(key) cannot be set per engine (only stall thresholds can)")
+                throw ParseError(
+                    line: number,
+                    message: "\(key) cannot be set per engine (only stall thresholds, allowed-users and allowed-groups can)"
+                )
             }
             switch key {
             case "listen": listen.append(value)

@@ -27,6 +27,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// global values (so a global flag still reaches engines that did not set that reason).
     public var engineThresholds: [String: [StallReason: TimeSpan]] = [:]
     public var maximumPairs = 1000
+    /// Who may report for an engine over the push socket (`allowed-users`, `allowed-groups`).
+    public var peerPolicies: [String: PeerPolicy] = [:]
     /// What `[source NAME]` sections say, by source name.
     public var sourceSettings: [String: SourceSettings] = [:]
     /// Concurrent push connections (SPEC §8).
@@ -90,7 +92,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
             for (reason, span) in overrides { thresholds[reason] = span }
             perEngine[name] = thresholds
         }
-        return MonitorConfiguration(
+        var configuration = MonitorConfiguration(
             thresholds: self.thresholds,
             engineThresholds: perEngine,
             maximumPairs: self.maximumPairs,
@@ -98,6 +100,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
             // when they will be written.
             reportsCycles: self.logLevel == "debug" || self.logLevel == "trace"
         )
+        for (engine, policy) in self.peerPolicies {
+            guard let name = InlineName(engine) else { continue }
+            configuration.peerPolicies[name] = policy
+        }
+        return configuration
     }
 }
 

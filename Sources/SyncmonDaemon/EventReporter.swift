@@ -104,6 +104,24 @@ public final class EventReporter: Sendable {
         }
     }
 
+    /// Logs events a peer was not allowed to send, naming the peer and the engine; rate-limited
+    /// with the other rejections.
+    public func reportForbidden(engine: InlineName, count: Int, peer: PeerCredentials, now: Timestamp) {
+        let decision = self.limiter.withLock { $0.admit(0, at: now) }
+        guard decision.log else { return }
+        self.logger.warning(
+            "rejected \(count) event line(s) for engine \(engine) from uid \(peer.user) (gid \(peer.group), pid \(peer.process)): not in its allowed-users or allowed-groups",
+            metadata: [
+                SyncmonMetadataKey.messageID: MessageID.eventRejected.metadataValue,
+                SyncmonMetadataKey.rejectReason: "forbidden",
+                SyncmonMetadataKey.engine: "\(engine)",
+                "syncmon.peer_uid": "\(peer.user)",
+                "syncmon.peer_gid": "\(peer.group)",
+                "syncmon.peer_pid": "\(peer.process)",
+            ]
+        )
+    }
+
     /// Logs rejected lines, at most a few per window; the rest are summed into the next entry.
     public func report(rejections: [Rejection], transport: Transport, now: Timestamp) {
         guard !rejections.isEmpty else { return }

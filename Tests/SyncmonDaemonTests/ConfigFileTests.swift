@@ -165,6 +165,22 @@ struct ConfigFileTests {
         #expect(configuration.engineThresholds["a"]?[.noProgress] == .seconds(9 as Int64))
     }
 
+    @Test("allowed-users and allowed-groups take names or ids, resolved when the file is read")
+    func peerPolicies() throws {
+        let configuration = try self.apply(
+            """
+            [engine payroll]
+            allowed-users = root, 1001
+            allowed-groups = root 2000
+            """
+        )
+        #expect(configuration.peerPolicies["payroll"] == PeerPolicy(users: [0, 1001], groups: [0, 2000]))
+        #expect(configuration.monitorConfiguration.peerPolicies[InlineName("payroll")!] == PeerPolicy(users: [0, 1001], groups: [0, 2000]))
+        let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply("[engine a]\nallowed-users = no-such-user-here\n") }
+        #expect(error?.message.contains("no user named no-such-user-here") == true)
+        #expect(throws: ConfigFile.ParseError.self) { try self.apply("allowed-users = root\n") }
+    }
+
     @Test("the flag name of each threshold is the file key", arguments: [
         (StallReason.notSyncing, "not-syncing-after"),
         (.noProgress, "no-progress-after"),
@@ -195,6 +211,7 @@ struct ConfigFileTests {
         ("[engine bad/name]\n", 1, "invalid engine name bad/name"),
         ("[engine \(String(repeating: "x", count: 65))]\n", 1, "invalid engine name"),
         ("[engine photos]\nlisten = 127.0.0.1:1\n", 2, "cannot be set per engine"),
+        ("[engine photos]\nallowed-groups = no-such-group-here\n", 2, "no group named no-such-group-here"),
         ("[engine photos]\nbogus = 1\n", 2, "cannot be set per engine"),
         ("just words\n", 1, "expected key = value"),
         ("max-engines = 0\n", 1, "max-engines: not a positive number"),

@@ -12,6 +12,8 @@ public enum RejectionReason: Int, CaseIterable, Hashable, Sendable, CustomString
     case unknownType
     /// The line would start tracking one (engine, database) pair more than the limit allows.
     case engineLimit
+    /// The engine's `allowed-users`/`allowed-groups` do not include the process that wrote it.
+    case forbidden
 
     /// The metric label spelling.
     public var description: String {
@@ -22,6 +24,7 @@ public enum RejectionReason: Int, CaseIterable, Hashable, Sendable, CustomString
         case .invalidField: "invalid_field"
         case .unknownType: "unknown_type"
         case .engineLimit: "engine_limit"
+        case .forbidden: "forbidden"
         }
     }
 }

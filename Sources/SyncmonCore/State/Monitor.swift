@@ -36,6 +36,15 @@ public struct Monitor: Sendable {
         case rejected(Rejection)
     }
 
+    /// Whether `peer` may report for the event's engine: always when the engine has no
+    /// policy, or when the event did not come from a push connection (`peer` is `nil`:
+    /// subscribe sources are trusted as configured, replay reads a file).
+    @inline(__always)
+    func isAllowed(_ event: Event, from peer: PeerCredentials?) -> Bool {
+        guard let peer, !self.configuration.peerPolicies.isEmpty, let policy = self.configuration.peerPolicies[event.engine] else { return true }
+        return policy.allows(peer)
+    }
+
     /// Applies an event at `time`; `connection` identifies the push connection that carried it.
     @discardableResult
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
@@ -146,9 +155,15 @@ public struct Monitor: Sendable {
         _ event: Event,
         at time: Timestamp,
         connection: UInt64?,
+        peer: PeerCredentials? = nil,
         now: Timestamp,
         changes: inout [StatusChange]
     ) -> ApplyOutcome {
+        guard self.isAllowed(event, from: peer) else {
+            let rejection = Rejection(.forbidden, field: "engine")
+            self.count(rejection)
+            return .rejected(rejection)
+        }
         let key = event.pair
         guard let index = self.pairs.index(forKey: key) else {
             let outcome = self.apply(event, at: time, connection: connection)

@@ -10,6 +10,8 @@ public struct MonitorConfiguration: Sendable {
     /// Also report summary moves that keep the health (every cycle of a healthy engine), for
     /// debug logging; off, a healthy engine's verdict is reported once.
     public var reportsCycles: Bool
+    /// Who may report for which engine over the push socket; engines not listed take anyone.
+    public var peerPolicies: [InlineName: PeerPolicy] = [:]
 
     public init(
         thresholds: StallThresholds = .defaults,

@@ -16,6 +16,8 @@ final class EventIngest {
     /// The push connection the events came on, which engines that start on it are tied to;
     /// an adapter may name a connection of its own to tie the pairs it reports the same way.
     private let connection: UInt64?
+    /// The push connection's process, once known: checked against the engines' policies.
+    var peer: PeerCredentials?
     let maximumLineLength: Int
     private var framer: LineFramer
     private var batch: IngestBatch
@@ -90,10 +92,15 @@ final class EventIngest {
         self.delivered += self.batch.lines
         self.total += self.batch.lines
         let now = WallClock.now()
-        let outcome = self.store.apply(self.batch, transport: self.transport, connection: self.connection, now: now)
+        let outcome = self.store.apply(self.batch, transport: self.transport, connection: self.connection, peer: self.peer, now: now)
         self.batch.removeAll()
         self.reporter.report(outcome.changes)
-        self.reporter.report(rejections: outcome.rejections, transport: self.transport, now: now)
+        // Forbidden lines get their own entry below, naming the peer and the engine.
+        let rejections = outcome.forbiddenEngines.isEmpty ? outcome.rejections : outcome.rejections.filter { $0.reason != .forbidden }
+        self.reporter.report(rejections: rejections, transport: self.transport, now: now)
+        if let peer = self.peer, let engine = outcome.forbiddenEngines.first {
+            self.reporter.reportForbidden(engine: engine, count: outcome.forbiddenEngines.count, peer: peer, now: now)
+        }
     }
 
     /// Lines applied since the last call.

@@ -29,13 +29,24 @@ public final class MonitorStore: Sendable {
         public var changes: [StatusChange] = []
         public var rejections: [Rejection] = []
         public var engineLimitRejections = 0
+        /// Engines whose events the peer was not allowed to send, for the log line.
+        public var forbiddenEngines: [InlineName] = []
     }
 
     /// Applies a decoded batch received at `now` over `transport` (on push connection `connection`).
     ///
     /// Event times later than `now` are clamped to `now`: a host whose clock runs ahead must
     /// not make its phases look as if they started in the future.
-    public func apply(_ batch: IngestBatch, transport: Transport, connection: UInt64?, now: Timestamp) -> IngestOutcome {
+    ///
+    /// `peer` is the push connection's process: events for an engine whose policy does not
+    /// allow it are rejected as `forbidden`.
+    public func apply(
+        _ batch: IngestBatch,
+        transport: Transport,
+        connection: UInt64?,
+        peer: PeerCredentials? = nil,
+        now: Timestamp
+    ) -> IngestOutcome {
         var outcome = IngestOutcome()
         outcome.rejections = batch.rejections
         self.state.withLock { state in
@@ -44,14 +55,18 @@ public final class MonitorStore: Sendable {
             var applied = false
             for event in batch.events {
                 let time = min(event.statedTime ?? now, now)
-                switch state.monitor.apply(event, at: time, connection: connection, now: now, changes: &outcome.changes) {
+                switch state.monitor.apply(event, at: time, connection: connection, peer: peer, now: now, changes: &outcome.changes) {
                 case .applied:
                     applied = true
                 case .duplicate:
                     break
                 case .rejected(let rejection):
                     outcome.rejections.append(rejection)
-                    outcome.engineLimitRejections += 1
+                    if rejection.reason == .forbidden {
+                        outcome.forbiddenEngines.append(event.engine)
+                    } else {
+                        outcome.engineLimitRejections += 1
+                    }
                 }
             }
             if applied {

@@ -63,7 +63,7 @@ public struct PushIngestService: Service {
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        IngestHandler(connection: id, store: store, reporter: reporter, counter: connections, maximumLineLength: lineLength)
+                        IngestHandler(connection: id, store: store, reporter: reporter, counter: connections, maximumLineLength: lineLength, logger: logger)
                     )
                 }
             }
@@ -136,9 +136,11 @@ final class IngestHandler: ChannelInboundHandler {
     private let reporter: EventReporter
     private let counter: ConnectionCounter
     private let ingest: EventIngest
+    private let logger: Logger
 
-    init(connection: UInt64, store: MonitorStore, reporter: EventReporter, counter: ConnectionCounter, maximumLineLength: Int) {
+    init(connection: UInt64, store: MonitorStore, reporter: EventReporter, counter: ConnectionCounter, maximumLineLength: Int, logger: Logger) {
         self.connection = connection
+        self.logger = logger
         self.store = store
         self.reporter = reporter
         self.counter = counter
@@ -149,6 +151,26 @@ final class IngestHandler: ChannelInboundHandler {
             connection: connection,
             maximumLineLength: maximumLineLength
         )
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        // Who is writing, as the kernel says: checked against the engines' allowed-users and
+        // allowed-groups. Taken on the channel's own loop before its first read is handled.
+        if let provider = context.channel as? any SocketOptionProvider {
+            let credentials: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
+                level: .socket,
+                name: NIOBSDSocket.Option(rawValue: SO_PEERCRED)
+            )
+            credentials.assumeIsolated().whenSuccess { credentials in
+                let peer = PeerCredentials(user: credentials.uid, group: credentials.gid, process: credentials.pid)
+                self.ingest.peer = peer
+                self.logger.debug(
+                    "push connection \(self.connection) opened by \(peer)",
+                    metadata: ["syncmon.peer_uid": "\(peer.user)", "syncmon.peer_gid": "\(peer.group)", "syncmon.peer_pid": "\(peer.process)"]
+                )
+            }
+        }
+        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -179,6 +201,14 @@ final class IngestHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
+}
+
+/// `struct ucred` as `getsockopt(SO_PEERCRED)` fills it: Glibc shows it to C only under
+/// `_GNU_SOURCE`, so the three fields are laid out here (pid, uid, gid, 12 bytes).
+struct KernelPeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
 }
 
 /// A failure the daemon reports and exits on (bad configuration, a socket it cannot bind).

@@ -33,7 +33,7 @@ struct SampleExposition {
     static let sentLabels = ["save", "delete"].map { LabelSet("op", $0) }
     static let accountChangeLabels = ["sign_in", "sign_out", "switch_accounts"].map { LabelSet("change", $0) }
     static let rejectReasons = [
-        "malformed", "too_large", "unsupported_version", "invalid_field", "unknown_type", "engine_limit",
+        "malformed", "too_large", "unsupported_version", "invalid_field", "unknown_type", "engine_limit", "forbidden",
     ]
 
     var engines: [Engine]
