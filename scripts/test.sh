@@ -1,12 +1,34 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: installs the dependencies, starts a
 # journald when the machine has none (containers without systemd), builds, and runs every test.
+#   scripts/test.sh                        everything: deploy checks, Syncthing end to end, Swift suites
+#   scripts/test.sh --sanitize address     the Swift suites under AddressSanitizer (or thread:
+#                                          ThreadSanitizer), built apart in .build-address/.build-thread
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+sanitizer=""
+if [ "${1:-}" = "--sanitize" ]; then
+    sanitizer=${2:-}
+    case "$sanitizer" in
+        address|thread) ;;
+        *) echo "usage: scripts/test.sh [--sanitize address|thread]" >&2; exit 64 ;;
+    esac
+fi
 
 scripts/install-deps.sh --test
 if [ -x scripts/start-journald.sh ]; then
     scripts/start-journald.sh
+fi
+if [ -n "$sanitizer" ]; then
+    # The binaries the tests start are the sanitized ones too (they sit beside the test bundle).
+    flags=(--sanitize="$sanitizer" --scratch-path ".build-$sanitizer")
+    swift build --build-tests "${flags[@]}"
+    export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
+    swift test --skip-build "${flags[@]}" --skip "SyncmonDaemonTests|SyncmonClientTests"
+    swift test --skip-build "${flags[@]}" --filter SyncmonDaemonTests
+    swift test --skip-build "${flags[@]}" --filter SyncmonClientTests
+    exit 0
 fi
 swift build --build-tests
 # Everything the tests use was installed and journald started above: from here a test that finds
