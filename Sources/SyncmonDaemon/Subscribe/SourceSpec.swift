@@ -134,7 +134,12 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         if url.hasPrefix("syncthing+http://") || url.hasPrefix("syncthing+https://") {
             let secure = url.hasPrefix("syncthing+https://")
             let rest = String(url.dropFirst(secure ? "syncthing+https://".count : "syncthing+http://".count))
-            let (host, port) = try Self.hostAndPort(rest, defaultPort: 8384, fail: fail)
+            // The API's root: nothing may follow but a slash.
+            var authority = Substring(rest)
+            if authority.hasSuffix("/") { authority = authority.dropLast() }
+            guard !authority.contains("/"), !authority.contains("?") else { throw fail("give the API's root (syncthing+http://HOST:PORT), without a path") }
+            guard !authority.contains("@") else { throw fail("credentials in the URL are not supported; the API key comes from a credential file") }
+            let (host, port) = try Self.hostAndPort(authority, defaultPort: 8384, fail: fail)
             return .syncthing(host: host, port: port, secure: secure)
         }
         if url.hasPrefix("syncthing+") {
@@ -153,38 +158,13 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         var target = String(rest[authorityEnd...])
         if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
         guard !authority.contains("@") else { throw fail("credentials in the URL are not supported") }
-        var host: Substring
-        var portText: Substring? = nil
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw fail("unterminated IPv6 address") }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw fail("bad host:port") }
-                portText = after.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = authority
-        }
-        guard !host.isEmpty else { throw fail("missing host") }
-        var port = 80
-        if let portText {
-            guard let value = Int(portText), (1...65_535).contains(value) else { throw fail("bad port \(portText)") }
-            port = value
-        }
+        let (host, port) = try Self.hostAndPort(authority, defaultPort: 80, fail: fail)
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw fail("the path must be ASCII without spaces (percent-encode it)") }
-        return .http(host: String(host), port: port, target: target)
+        return .http(host: host, port: port, target: target)
     }
 
-    /// `HOST[:PORT][/]` of a Syncthing URL: an API root, so nothing may follow but a slash.
-    private static func hostAndPort(_ authority: String, defaultPort: Int, fail: (String) -> ParseError) throws(ParseError) -> (String, Int) {
-        var authority = Substring(authority)
-        if authority.hasSuffix("/") { authority = authority.dropLast() }
-        guard !authority.contains("/"), !authority.contains("?") else { throw fail("give the API's root (syncthing+http://HOST:PORT), without a path") }
-        guard !authority.contains("@") else { throw fail("credentials in the URL are not supported; the API key comes from a credential file") }
+    /// `HOST[:PORT]`, `[IPv6][:PORT]`, of an http:// or a Syncthing URL.
+    private static func hostAndPort(_ authority: Substring, defaultPort: Int, fail: (String) -> ParseError) throws(ParseError) -> (String, Int) {
         var host = authority
         var portText: Substring? = nil
         if authority.hasPrefix("[") {
