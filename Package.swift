@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "syncmon-bench", targets: ["SyncmonBenchmark"]),
         .library(name: "SyncmonCore", targets: ["SyncmonCore"]),
         .library(name: "SyncmonClient", targets: ["SyncmonClient"]),
+        .library(name: "SyncmonAdapters", targets: ["SyncmonAdapters"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -20,6 +21,9 @@ let package = Package(
     targets: [
         // The pure core: event model, decoder, state machines, stall detectors, status. No I/O.
         .target(name: "SyncmonCore"),
+        // Adapters: what foreign sync tools say (Syncthing's REST API, …) turned into core events.
+        // Pure like the core: bytes and times in, events out; no I/O, no clock.
+        .target(name: "SyncmonAdapters", dependencies: ["SyncmonCore"]),
         // Prometheus text 0.0.4 / OpenMetrics 1.0 exposition writer. No I/O.
         .target(name: "SyncmonExposition"),
         // libsystemd, wrapped once.
@@ -73,6 +77,7 @@ let package = Package(
         .executableTarget(
             name: "syncmon",
             dependencies: [
+                "SyncmonAdapters",
                 "SyncmonClient",
                 "SyncmonCore",
                 "SyncmonDaemon",
@@ -95,6 +100,7 @@ let package = Package(
         // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore"]),
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
+        .testTarget(name: "SyncmonAdaptersTests", dependencies: ["SyncmonAdapters", "SyncmonCore"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition"]),
         .testTarget(
             name: "SyncmonClientTests",
