@@ -158,8 +158,8 @@ public enum CommandWrappers {
         return name.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) } && !(name.first?.isNumber ?? true)
     }
 
-    /// The last path component.
-    static func fileName(_ path: String) -> String {
+    /// The last path component: a program's name.
+    public static func fileName(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     }
 }
