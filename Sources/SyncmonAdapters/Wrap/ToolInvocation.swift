@@ -23,6 +23,9 @@ public struct ToolInvocation: Equatable, Sendable {
         switch tool {
         case .rclone:
             let options = RcloneOptions(userArguments)
+            // A log going to a file or syslog is the user's record in the user's format, and
+            // wrap could not read it anyway: leave it alone (progress is then /proc I/O's).
+            if options.logElsewhere { break }
             if !options.jsonLog {
                 added += ["--use-json-log"]
                 self.output.rcloneJSONLog = true
@@ -86,6 +89,8 @@ struct RcloneOptions {
     var statsLogLevel = false
     var verbose = false
     var quiet = false
+    /// `--log-file` or `--syslog`: the log does not come to standard error.
+    var logElsewhere = false
 
     init(_ arguments: [String]) {
         var previous: String?
@@ -97,6 +102,7 @@ struct RcloneOptions {
             case "--stats-log-level": self.statsLogLevel = true
             case "--verbose", "-v", "-vv": self.verbose = true
             case "--quiet", "-q": self.quiet = true
+            case "--log-file", "--syslog": self.logElsewhere = !argument.hasSuffix("=false")
             default: break
             }
             if previous == "--log-level" || name == "--log-level" {
