@@ -118,7 +118,14 @@ struct WrapCommand: AsyncParsableCommand {
         if let failure = ending.spawnFailure { printError("syncmon wrap: \(failure)") }
 
         let program = CommandWrappers.fileName(plan.tool?.rawValue ?? self.command[CommandWrappers.programIndex(in: self.command) ?? 0])
-        let outcome = ExitStatusTable.outcome(of: ending.termination, tool: plan.tool, program: program, lastError: ending.spawnFailure ?? reporter.lastError)
+        // A command that could not be started ends 127, which is not the tool's own 127 (rsync's
+        // "remote command not found"): read it as any command's.
+        let outcome = ExitStatusTable.outcome(
+            of: ending.termination,
+            tool: ending.spawnFailure == nil ? plan.tool : nil,
+            program: program,
+            lastError: ending.spawnFailure ?? reporter.lastError
+        )
         client.containerEventEnded(activity, succeeded: outcome.succeeded, error: outcome.code.map { EngineError(code: $0, message: outcome.message) })
         client.finish()
         try? await reporting.value
