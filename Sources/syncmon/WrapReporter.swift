@@ -10,8 +10,9 @@ import Glibc
 /// progress from the bytes the process tree moves (docs/wrap.md).
 ///
 /// Progress is gathered and sent at most once a second as one `sent…` (export) or `fetched…`
-/// (import) batch; problems are sent as they come, as `error` events of the phase. It is only
-/// ever called from the process thread, one call at a time.
+/// (import) batch, when ``ProgressGate`` finds the run alive in that second; problems are sent
+/// as they come, as `error` events of the phase. It is only ever called from the process
+/// thread, one call at a time.
 final class WrapReporter: @unchecked Sendable {
     let client: SyncmonClient
     let phase: Phase
@@ -21,8 +22,8 @@ final class WrapReporter: @unchecked Sendable {
     /// Progress from /proc I/O, unless turned off.
     private var ioSignal: IOProgressSignal?
     private var tree: ProcessTreeIO?
-    /// Progress not sent yet.
-    private var pending = ProgressDelta()
+    /// Progress not sent yet, and whether the run was alive in the latest second.
+    private var gate = ProgressGate()
 
     init(client: SyncmonClient, phase: Phase, parser: (any ToolOutputParser)?, hidesBareCarriageReturns: Bool, watchesIO: Bool) {
         self.client = client
@@ -43,7 +44,7 @@ final class WrapReporter: @unchecked Sendable {
         self.parser = parser
         for report in parsed.reports {
             switch report {
-            case .progress(let delta): self.pending.add(delta)
+            case .progress(let delta): self.gate.add(delta)
             case .problem(let problem): self.client.send(Self.event(problem, phase: self.phase))
             }
         }
@@ -53,13 +54,19 @@ final class WrapReporter: @unchecked Sendable {
     /// Once a second while the command runs: samples the process tree's I/O and sends the
     /// progress gathered since the last tick.
     func tick(pid: pid_t, carried: Int64) {
+        let now = Self.monotonicNow()
+        var moved: Int64?
+        var readable = false
         if self.ioSignal != nil {
             if self.tree == nil { self.tree = ProcessTreeIO(root: pid) }
-            if let total = self.tree?.total(), let moved = self.ioSignal?.sample(treeBytes: total, carriedBytes: carried, at: Self.monotonicNow()) {
-                self.pending.add(ProgressDelta(bytes: moved))
+            if let total = self.tree?.total() {
+                readable = true
+                moved = self.ioSignal?.sample(treeBytes: total, carriedBytes: carried, at: now)
             }
         }
-        self.flush()
+        if let batch = self.gate.tick(ioMoved: moved, ioReadable: readable, at: now) {
+            self.client.send(Self.event(batch, phase: self.phase))
+        }
     }
 
     /// A monotonic clock as a timestamp: rates must not jump with the wall clock.
@@ -69,11 +76,10 @@ final class WrapReporter: @unchecked Sendable {
         return Timestamp(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
     }
 
-    /// Sends the progress gathered, if any.
+    /// Sends what is left when the command has ended: the files of its last seconds.
     func flush() {
-        guard self.pending.isProgress else { return }
-        self.client.send(Self.event(self.pending, phase: self.phase))
-        self.pending = ProgressDelta()
+        guard let batch = self.gate.drain() else { return }
+        self.client.send(Self.event(batch, phase: self.phase))
     }
 
     /// Progress as the phase's batch event: files done are records saved (fetched).
