@@ -15,9 +15,9 @@ extension SyncmonClient {
         /// The most events kept while the daemon is slow or unreachable; beyond it events are
         /// dropped and counted (``SyncmonClient/droppedEvents``).
         public var queueCapacity: Int
-        /// The heartbeat interval promised in `engineStarted` (or `runStarted`): the daemon reports the engine
-        /// down after three intervals without an event. `nil` promises nothing and sends no
-        /// heartbeats (the engine is then judged by its connection only).
+        /// The heartbeat interval promised in `engineStarted` (or `runStarted`): the daemon
+        /// reports the engine down after three intervals without an event. `nil` promises
+        /// nothing and sends no heartbeats (the engine is then judged by its connection only).
         public var heartbeatInterval: Duration?
         /// Whether the client sends the promised heartbeats by itself. Turn it off to send them
         /// with ``SyncmonClient/heartbeat()`` from the engine's own loop, so that they prove the

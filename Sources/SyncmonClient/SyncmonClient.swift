@@ -17,9 +17,9 @@ import Synchronization
 /// backoff and jitter when the daemon restarts, keeping what is queued. A graceful shutdown
 /// (the service group's, or ``finish()``) delivers what is queued, sends `engineStopped` and
 /// closes, within ``Configuration/shutdownTimeout``. A client for one run of a batch job
-/// (``Configuration/Lifecycle-swift.enum/batchRun``) says `runStarted` and `runEnded` instead. Cancelling the task that runs ``run()``
-/// instead closes the connection at once, as a crash would: the daemon then shows the engine
-/// as `engine_down`.
+/// (``Configuration/Lifecycle-swift.enum/batchRun``) says `runStarted` and `runEnded` instead.
+/// Cancelling the task that runs ``run()`` instead closes the connection at once, as a crash
+/// would: the daemon then shows the engine as `engine_down`.
 ///
 /// ```swift
 /// let monitor = SyncmonClient(

@@ -198,7 +198,7 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
         }
     }
 
-    /// The class of this code (SPEC §1.4; for the `wrap` codes, docs/wrap.md).
+    /// The class of this code (docs/protocol.md, "Error classes"; the `wrap` codes: docs/wrap.md).
     public var errorClass: ErrorClass {
         switch self {
         case .notAuthenticated, .accountTemporarilyUnavailable, .networkFailure, .networkUnavailable,

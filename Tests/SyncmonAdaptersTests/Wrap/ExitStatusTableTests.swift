@@ -93,7 +93,7 @@ struct ExitStatusTableTests {
         #expect(ExitStatusTable.outcome(of: .signalled(9), tool: nil, program: "borg", lastError: nil).message == "borg was killed by SIGKILL")
     }
 
-    @Test("every table code is a known code with the class the table gives it, and the transient ones are exactly SPEC's")
+    @Test("every table code is a known code with the class the table gives it, and the transient ones are exactly the table's")
     func transientCodes() {
         let transient: Set<String> = ["temporaryError", "socketIOError", "protocolStreamError", "dataTimeout", "connectionTimeout", "sshError"]
         for testCase in Self.cases {
