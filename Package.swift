@@ -85,6 +85,7 @@ let package = Package(
         .executableTarget(
             name: "syncmon",
             dependencies: [
+                "SyncmonAdapters",
                 "SyncmonClient",
                 "SyncmonCore",
                 "SyncmonDaemon",

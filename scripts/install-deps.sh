@@ -7,10 +7,12 @@
 #                                    (bsdutils: start-journald.sh probes with it), gzip;
 #                                    Debian's python3 with the reference OpenMetrics parser
 #                                    (python3-prometheus-client) and PyYAML (python3-yaml),
-#                                    curl, for the tests and scripts/test-deploy.sh, and ip
+#                                    curl, for the tests and scripts/test-deploy.sh; ip
 #                                    (iproute2): the host network tests run the daemon in network
 #                                    namespaces (as root, which CI is); syncthing and jq for
-#                                    scripts/syncthing/test-syncthing.sh. A test that
+#                                    scripts/syncthing/test-syncthing.sh; rclone, restic and rsync,
+#                                    which the syncmon wrap tests run against servers on loopback
+#                                    (rclone serve webdav/restic, rsync --daemon). A test that
 #                                    skips for want of a package is a hole, so every package a
 #                                    test needs is listed here.
 #   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
@@ -18,7 +20,7 @@ set -euo pipefail
 
 packages=(libsystemd-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq)
+    packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq rclone restic rsync)
 fi
 if [ "${1:-}" = "--bench" ]; then
     packages+=(mtail)

@@ -6,8 +6,9 @@
 #                                 should not (deploy/prometheus/tests/*.yml); recording rules compute
 #   3. dashboard lint             scripts/lint-dashboard.py on dashboards/syncmon.json, its
 #                                 self-test, and the deliberately broken dashboard must fail
-#   4. systemd-analyze verify     both units, unchanged, in a scratch root holding the binary;
-#                                 systemd-analyze security no worse than 1.2
+#   4. systemd-analyze verify     both units, unchanged, in a scratch root holding the binary
+#                                 (systemd-analyze security no worse than 1.2); the syncmon wrap
+#                                 recipes (deploy/systemd/wrap), which docs/wrap.md must show as shipped
 #   5. unit sandbox               the units under systemd 252 as PID 1 of throw-away namespaces
 #                                 (scripts/test-unit-sandbox.sh; on by default, SYNCMON_UNIT_SANDBOX=0 leaves it out,
 #                                 as root; CI runs it, and fails where it cannot build the container)
@@ -93,6 +94,26 @@ if ! systemd-analyze verify --root="$root" syncmon.socket syncmon.service >"$wor
     cat "$work/verify.txt" >&2; echo "test-deploy: systemd-analyze verify failed" >&2; exit 1
 fi
 echo "syncmon.socket, syncmon.service: no findings"
+# The syncmon wrap recipes of docs/wrap.md, with the tools they run in the scratch root too.
+for tool in rclone restic rsync; do
+    path=$(type -P "$tool") || { echo "test-deploy: $tool not found (scripts/install-deps.sh --test)" >&2; exit 2; }
+    cp "$path" "$root/usr/bin/$tool"
+done
+cp deploy/systemd/wrap/*.service deploy/systemd/wrap/*.timer "$root/etc/systemd/system/"
+recipes=$(cd deploy/systemd/wrap && ls *.service *.timer)
+# shellcheck disable=SC2086
+if ! (cd "$root/etc/systemd/system" && systemd-analyze verify --root="$root" $recipes) >"$work/verify-wrap.txt" 2>&1 || [ -s "$work/verify-wrap.txt" ]; then
+    cat "$work/verify-wrap.txt" >&2; echo "test-deploy: systemd-analyze verify of the wrap recipes failed" >&2; exit 1
+fi
+# docs/wrap.md shows each recipe file as it is shipped.
+"$python" - deploy/systemd/wrap/* <<'PY'
+import sys
+doc = open("docs/wrap.md").read()
+missing = [path for path in sys.argv[1:] if open(path).read().strip() not in doc]
+if missing:
+    sys.exit("test-deploy: docs/wrap.md does not show these as shipped: " + ", ".join(missing))
+PY
+echo "wrap recipes ($(echo $recipes | wc -w) units): no findings, shown in docs/wrap.md as shipped"
 systemd-analyze security --offline=yes --root="$root" syncmon.service 2>/dev/null | tail -n 1 || true
 # The exposure must not get worse than 1.2 (deploy/README.md, "Hardening"): --threshold takes it x10.
 if ! systemd-analyze security --offline=yes --root="$root" --threshold=12 syncmon.service >/dev/null 2>&1; then

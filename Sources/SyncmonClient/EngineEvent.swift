@@ -51,6 +51,11 @@ public enum EngineEvent: Sendable, Hashable {
     case engineStopped
     /// `error`: an error outside any will/did pair.
     case error(phase: Phase?, error: EngineError)
+    /// `runStarted`: a batch job's run begins; with an interval, it promises heartbeats at it
+    /// until `runEnded`. Unlike `engineStarted` it opens no setup.
+    case runStarted(heartbeatInterval: Duration?, version: String?)
+    /// `runEnded`: the run is over; the job is neither stopped nor down until the next run.
+    case runEnded
 
     /// The wire name of the event type.
     public var type: EventType {
@@ -74,6 +79,8 @@ public enum EngineEvent: Sendable, Hashable {
         case .heartbeat: .heartbeat
         case .engineStopped: .engineStopped
         case .error: .error
+        case .runStarted: .runStarted
+        case .runEnded: .runEnded
         }
     }
 }

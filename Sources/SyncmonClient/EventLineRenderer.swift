@@ -135,10 +135,10 @@ public struct EventLineRenderer: Sendable {
             if let ended = activity.ended { out += ",\"ended\":\"" + RFC3339.format(max(ended, activity.started)) + "\"" }
             if let succeeded = activity.succeeded { out += succeeded ? ",\"succeeded\":true" : ",\"succeeded\":false" }
             if let error = activity.error { Self.appendError(error, to: &out) }
-        case .engineStarted(let interval, let version):
+        case .engineStarted(let interval, let version), .runStarted(let interval, let version):
             if let interval, interval > .zero { out += ",\"heartbeatSeconds\":" + Self.number(Self.seconds(interval)) }
             if let version { Self.appendText("version", version, limit: Self.maximumNameLength, to: &out) }
-        case .heartbeat, .engineStopped:
+        case .heartbeat, .engineStopped, .runEnded:
             break
         case .error(let phase, let error):
             if let phase { out += ",\"phase\":\"" + phase.description + "\"" }

@@ -15,9 +15,9 @@ extension SyncmonClient {
         /// The most events kept while the daemon is slow or unreachable; beyond it events are
         /// dropped and counted (``SyncmonClient/droppedEvents``).
         public var queueCapacity: Int
-        /// The heartbeat interval promised in `engineStarted`: the daemon reports the engine
-        /// down after three intervals without an event. `nil` promises nothing and sends no
-        /// heartbeats (the engine is then judged by its connection only).
+        /// The heartbeat interval promised in `engineStarted` (or `runStarted`): the daemon
+        /// reports the engine down after three intervals without an event. `nil` promises
+        /// nothing and sends no heartbeats (the engine is then judged by its connection only).
         public var heartbeatInterval: Duration?
         /// Whether the client sends the promised heartbeats by itself. Turn it off to send them
         /// with ``SyncmonClient/heartbeat()`` from the engine's own loop, so that they prove the
@@ -37,6 +37,23 @@ extension SyncmonClient {
         public var version: String?
         /// The event loops the connection runs on.
         public var eventLoopGroup: any EventLoopGroup
+        /// What the client's own opening and closing lines say: a long-running engine
+        /// (`engineStarted` … `engineStopped`, the default) or one run of a batch job
+        /// (`runStarted` … `runEnded`).
+        public var lifecycle: Lifecycle
+
+        /// How the engine lives, which decides the lines that open each connection and end a
+        /// graceful stop (docs/protocol.md, "Batch runs").
+        public enum Lifecycle: Sendable, Hashable {
+            /// A service that runs until stopped: `engineStarted` on every connection,
+            /// `engineStopped` at a graceful stop, after which the engine reads `stopped`.
+            case engine
+            /// One run of a job started from time to time (a backup, a mirror): `runStarted` on
+            /// every connection, `runEnded` at a graceful stop. Between runs the job shows the
+            /// outcome of its last run, never `stopped` or `engine_down`; a run that is killed
+            /// (its connection drops without `runEnded`) is `engine_down`.
+            case batchRun
+        }
 
         public init(
             socketPath: String = Configuration.defaultSocketPath(),
@@ -48,7 +65,8 @@ extension SyncmonClient {
             shutdownTimeout: Duration = .seconds(2),
             dropLogInterval: Duration = .seconds(5),
             version: String? = nil,
-            eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+            eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+            lifecycle: Lifecycle = .engine
         ) {
             self.socketPath = socketPath
             self.queueCapacity = queueCapacity
@@ -60,6 +78,7 @@ extension SyncmonClient {
             self.dropLogInterval = dropLogInterval
             self.version = version
             self.eventLoopGroup = eventLoopGroup
+            self.lifecycle = lifecycle
         }
 
         /// Where clients find the daemon when not told: `$SYNCMON_EVENTS_SOCKET` when set;

@@ -136,10 +136,11 @@ extension SyncmonClient {
             state.connections += 1
             return (state.connections > 1, state.accountStatus, state.networkAvailable)
         }
-        // `engineStarted` ties the engine to this connection (SPEC §2.2). It and the other lines
-        // the client writes by itself carry no `seq`: queued events written after them may be
-        // older, and a `seq` here would make the daemon drop those as duplicates.
-        var greeting: [EngineEvent] = [.engineStarted(heartbeatInterval: self.configuration.heartbeatInterval, version: self.configuration.version)]
+        // `engineStarted` (`runStarted` for a batch run) ties the engine to this connection
+        // (docs/protocol.md, "Liveness"). It and the other lines the client writes by itself
+        // carry no `seq`: queued events written after them may be older, and a `seq` here would
+        // make the daemon drop those as duplicates.
+        var greeting: [EngineEvent] = [self.openingEvent]
         if isReconnect {
             // A restarted daemon starts setup again at engineStarted; the conditions it knew are
             // announced again so that it does not wait for the next change.
@@ -177,7 +178,7 @@ extension SyncmonClient {
                 continue
             }
             if self.state.withLock({ $0.stopRequested }) {
-                try await self.writeOwnLines([.engineStopped], on: channel)
+                try await self.writeOwnLines([self.closingEvent], on: channel)
                 // Close our side and wait for the daemon to close its own: it then has read
                 // every line (the shutdown timeout bounds the wait).
                 try? await channel.close(mode: .output).get()
@@ -187,6 +188,22 @@ extension SyncmonClient {
             }
             await self.pause(until: nextHeartbeat, wakesOnWork: true)
         }
+    }
+
+    /// The line that opens every connection: it states the heartbeat promise and ties the
+    /// engine to the connection.
+    var openingEvent: EngineEvent {
+        let interval = self.configuration.heartbeatInterval
+        let version = self.configuration.version
+        switch self.configuration.lifecycle {
+        case .engine: return .engineStarted(heartbeatInterval: interval, version: version)
+        case .batchRun: return .runStarted(heartbeatInterval: interval, version: version)
+        }
+    }
+
+    /// The last line of a graceful stop: a stopped engine, or a run that is over.
+    var closingEvent: EngineEvent {
+        self.configuration.lifecycle == .engine ? .engineStopped : .runEnded
     }
 
     /// Writes lines the client produces itself (timed now, without `seq`).

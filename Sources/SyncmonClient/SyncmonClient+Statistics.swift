@@ -4,7 +4,8 @@ extension SyncmonClient {
         /// Events accepted into the queue.
         public var enqueued: Int
         /// Queued events written to the daemon's socket. Lines the client writes by itself
-        /// (`engineStarted`, automatic `heartbeat`s, `engineStopped`) are not counted.
+        /// (`engineStarted` or `runStarted`, automatic `heartbeat`s, `engineStopped` or
+        /// `runEnded`) are not counted.
         public var sent: Int
         /// Events dropped because the queue was full.
         public var dropped: Int

@@ -16,9 +16,10 @@ import Synchronization
 /// heartbeats are on) and the heartbeats themselves, and reconnects with capped exponential
 /// backoff and jitter when the daemon restarts, keeping what is queued. A graceful shutdown
 /// (the service group's, or ``finish()``) delivers what is queued, sends `engineStopped` and
-/// closes, within ``Configuration/shutdownTimeout``. Cancelling the task that runs ``run()``
-/// instead closes the connection at once, as a crash would: the daemon then shows the engine
-/// as `engine_down`.
+/// closes, within ``Configuration/shutdownTimeout``. A client for one run of a batch job
+/// (``Configuration/Lifecycle-swift.enum/batchRun``) says `runStarted` and `runEnded` instead.
+/// Cancelling the task that runs ``run()`` instead closes the connection at once, as a crash
+/// would: the daemon then shows the engine as `engine_down`.
 ///
 /// ```swift
 /// let monitor = SyncmonClient(
@@ -165,7 +166,8 @@ public final class SyncmonClient: Service, Sendable {
         }
     }
 
-    /// Asks ``run()`` to stop gracefully: deliver what is queued, send `engineStopped`, close.
+    /// Asks ``run()`` to stop gracefully: deliver what is queued, send `engineStopped` (`runEnded`
+    /// for a batch run), close.
     /// Returns at once; ``run()`` returns when done (or after the shutdown timeout).
     public func finish() {
         let resumed = self.state.withLock { $0.requestStop() }

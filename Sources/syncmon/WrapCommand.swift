@@ -1,32 +1,53 @@
 import ArgumentParser
+import Logging
+import SyncmonAdapters
+import SyncmonClient
 import SyncmonCore
-import Synchronization
 import SyncmonDaemon
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `syncmon wrap`: monitors a batch job (rclone, rsync, restic…) as an import or export phase.
-struct WrapCommand: ParsableCommand {
+/// `syncmon wrap`: monitors one run of a batch job (rclone, restic, rsync…) as an import or
+/// export phase of an engine (docs/wrap.md).
+struct WrapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wrap",
-        abstract: "Run a command as an import or export phase of an engine.",
+        abstract: "Run a command as an import or export phase of an engine, with heartbeats and progress.",
         discussion: """
-            Sends the start of the phase, runs COMMAND with standard input, output and error passed \
-            through and SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 forwarded, then sends \
-            the end: succeeded when COMMAND exits 0, otherwise failed with the exit status (or the \
-            signal's name) as the error code. It exits with COMMAND's status (128 + the signal \
-            number when a signal ended it). When the daemon cannot be reached it warns and runs \
-            COMMAND all the same.
+            Runs COMMAND as one run of a batch job and reports it on one connection to the \
+            daemon: runStarted (heartbeats every 10 s while it runs), the phase's start, its \
+            progress and errors, its end, then runEnded. A wrap that is killed mid-run shows as \
+            engine_down; between runs the job shows its last outcome (succeeded, or error until a \
+            run succeeds), never engine_down.
 
-            The events are containerEvent start/end notifications, so `syncmon status` shows the \
-            phase in progress while COMMAND runs. Example, in a systemd service run by a timer:
+            rclone, restic and rsync are recognised by the program's name (also after sudo, nice, \
+            ionice, flock, timeout, env, systemd-run and the like) or named with --tool: wrap adds \
+            the options that make their progress machine-readable unless COMMAND has them \
+            (rclone --use-json-log --stats 5s --stats-log-level NOTICE; restic backup --json; \
+            rsync --info=progress2 --no-h --outbuf=L), reads their output through pipes and \
+            passes it on (rclone's log in its text format, restic's summary as text, rsync's \
+            progress records hidden), and reads their exit status by their own tables \
+            (rclone 3 directoryNotFound, restic 3 incompleteSnapshot, rsync 23 partialTransfer, \
+            …). For any other command, standard output and error are COMMAND's own, a failure's \
+            code is exit<N> or signal<NAME>, and progress is the bytes its process tree reads \
+            and writes (/proc/PID/io, at least 16 KiB/s); --no-io-progress turns that off.
 
+            SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 are forwarded to COMMAND. wrap \
+            exits with COMMAND's status (128 + the signal number when a signal ended it, 127 \
+            when it cannot be run). When the daemon cannot be reached it warns and runs COMMAND \
+            all the same.
+
+            In a systemd service run by a timer (docs/wrap.md has whole units):
               ExecStart=/usr/local/bin/syncmon wrap --engine photos-offsite --phase export -- \\
                   rclone sync /srv/photos remote:photos
             """
     )
+
+    /// The heartbeat interval promised for a run: the daemon reports a run engine_down after
+    /// three of them without an event.
+    static let heartbeatInterval = Duration.seconds(10)
 
     @OptionGroup
     var target: EngineTargetOptions
@@ -34,12 +55,20 @@ struct WrapCommand: ParsableCommand {
     @Option(help: "import or export.")
     var phase: WrappedPhase
 
+    @Option(help: "auto (from the program name), rclone, restic, rsync, or none (any other command).")
+    var tool: WrapPlan.ToolChoice = .auto
+
+    @Flag(inversion: .prefixedNo, help: "Count the bytes the command's processes read and write (/proc/PID/io) as progress.")
+    var ioProgress = true
+
     @Argument(parsing: .captureForPassthrough, help: "The command and its arguments (after --).")
     var command: [String] = []
 
     /// The phases a wrapped job can be.
     enum WrappedPhase: String, ExpressibleByArgument, Sendable {
         case `import`, export
+
+        var phase: Phase { self == .import ? .import : .export }
     }
 
     mutating func validate() throws {
@@ -47,117 +76,78 @@ struct WrapCommand: ParsableCommand {
         guard !self.command.isEmpty else { throw ValidationError("give the command to run after --") }
     }
 
-    func run() throws {
-        let socket = self.target.socketPath
-        let identifier = "wrap-\(getpid())-\(WallClock.now().microseconds)"
-        let started = WallClock.now()
-        self.send(["kind": JSONText.quoted(self.phase.rawValue), "id": JSONText.quoted(identifier), "started": JSONText.quoted(RFC3339.format(started))], to: socket)
+    func run() async throws {
+        let plan = WrapPlan(command: self.command, choice: self.tool, environment: Self.currentEnvironment())
+        if let notice = plan.notice { printError("syncmon wrap: \(notice)") }
+        let client = SyncmonClient(
+            engine: self.target.engine,
+            database: self.target.database.flatMap { Database($0) } ?? .private,
+            configuration: .init(
+                socketPath: self.target.socketPath,
+                heartbeatInterval: Self.heartbeatInterval,
+                shutdownTimeout: .seconds(3),
+                version: SyncmonVersion.version,
+                lifecycle: .batchRun
+            ),
+            logger: Logger(label: "syncmon.wrap") { _ in WrapLogHandler() }
+        )
+        let reporting = Task { try await client.run() }
+        let phase = self.phase.phase
+        let activity = client.containerEventStarted(phase, id: "wrap-\(self.target.engine)-\(WallClock.now().microseconds)")
 
-        let outcome = try ChildProcess.run(self.command)
-        var fields = [
-            "kind": JSONText.quoted(self.phase.rawValue), "id": JSONText.quoted(identifier),
-            "started": JSONText.quoted(RFC3339.format(started)), "ended": JSONText.quoted(RFC3339.format(WallClock.now())),
-            "succeeded": outcome.succeeded ? "true" : "false",
-        ]
-        if !outcome.succeeded {
-            fields["error"] = "{\"code\":\(JSONText.quoted(outcome.code)),\"message\":\(JSONText.quoted(outcome.message(command: self.command[0])))}"
+        let reporter = WrapReporter(
+            client: client,
+            phase: phase,
+            parser: plan.tool.map { $0.outputParser(output: plan.output) },
+            hidesBareCarriageReturns: plan.output.rsyncProgress,
+            watchesIO: self.ioProgress
+        )
+        let ending = await WrappedProcess.run(
+            WrappedProcess.Command(
+                arguments: plan.arguments,
+                environment: plan.environment,
+                piped: plan.piped,
+                splitsOutputOnCarriageReturn: plan.tool == .rsync
+            ),
+            callbacks: WrappedProcess.Callbacks(
+                line: { reporter.line($0, $1) },
+                tick: { reporter.tick(pid: $0, carried: $1) }
+            )
+        )
+        reporter.flush()
+        if let failure = ending.spawnFailure { printError("syncmon wrap: \(failure)") }
+
+        let program = CommandWrappers.fileName(plan.tool?.rawValue ?? self.command[CommandWrappers.programIndex(in: self.command) ?? 0])
+        // A command that could not be started ends 127, which is not the tool's own 127 (rsync's
+        // "remote command not found"): read it as any command's.
+        let outcome = ExitStatusTable.outcome(
+            of: ending.termination,
+            tool: ending.spawnFailure == nil ? plan.tool : nil,
+            program: program,
+            lastError: ending.spawnFailure ?? reporter.lastError
+        )
+        client.containerEventEnded(activity, succeeded: outcome.succeeded, error: outcome.code.map { EngineError(code: $0, message: outcome.message) })
+        client.finish()
+        try? await reporting.value
+        let undelivered = client.statistics.queued
+        if undelivered > 0 {
+            printError("syncmon wrap: warning: the daemon at \(self.target.socketPath) was not reached; this run was not reported (\(undelivered) events)")
         }
-        self.send(fields, to: socket)
-        throw ExitCode(outcome.exitStatus)
+        switch ending.termination {
+        case .exited(let status): throw ExitCode(status)
+        case .signalled(let signal): throw ExitCode(128 + signal)
+        }
     }
 
-    /// Sends one containerEvent; a daemon that cannot be reached is a warning, never a reason
-    /// not to run the job.
-    private func send(_ payload: [String: String], to socket: String) {
-        var object = JSONObject()
-        object.set(["v"], "1")
-        object.set(["engine"], JSONText.quoted(self.target.engine))
-        if let database = self.target.database { object.set(["database"], JSONText.quoted(database)) }
-        object.set(["type"], JSONText.quoted("containerEvent"))
-        object.set(["time"], JSONText.quoted(RFC3339.format(WallClock.now())))
-        for key in payload.keys.sorted() { object.set([key], payload[key]!) }
-        do {
-            try UnixSocketWriter.send(Array((object.rendered + "\n").utf8), to: socket)
-        } catch {
-            printError("syncmon wrap: warning: \(error); running the command anyway")
+    /// wrap's own environment, for what the command would inherit.
+    static func currentEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for entry in WrappedProcess.environment(adding: [:]) {
+            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
         }
-    }
-}
-
-/// Runs a child process with the terminal and signals passed through.
-enum ChildProcess {
-    /// How the child ended.
-    struct Outcome {
-        var status: Int32
-        var signal: Int32?
-
-        var succeeded: Bool { self.signal == nil && self.status == 0 }
-        /// The error code sent for a failure: the exit status, or the signal's name.
-        var code: String { self.signal.map(Self.signalName) ?? String(self.status) }
-        /// What the wrapper exits with, as a shell would report it.
-        var exitStatus: Int32 { self.signal.map { 128 + $0 } ?? self.status }
-
-        func message(command: String) -> String {
-            if let signal = self.signal { return "\(command) was killed by \(Self.signalName(signal))" }
-            return "\(command) exited with status \(self.status)"
-        }
-
-        static func signalName(_ signal: Int32) -> String {
-            let names: [Int32: String] = [
-                SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
-                SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE",
-            ]
-            return names[signal] ?? "SIG\(signal)"
-        }
-    }
-
-    /// The signals a wrapper forwards to its child.
-    static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2]
-
-    static func run(_ command: [String]) throws -> Outcome {
-        // Catch the forwarded signals before the child exists, so none is lost in between. A
-        // handler (not blocking, which is per thread) is what works with the runtime's threads;
-        // exec gives the child default dispositions again.
-        for signal in Self.forwarded {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in
-                _ = pendingSignals.bitwiseOr(UInt64(1) << UInt64(signal), ordering: .relaxed)
-            }
-            action.sa_flags = SA_RESTART
-            sigaction(signal, &action, nil)
-        }
-        // This code runs on a concurrency pool thread, which blocks every signal; the child must
-        // not inherit that mask.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let result = posix_spawnp(&pid, command[0], nil, &attributes, argv, environ)
-        guard result == 0 else {
-            printError("syncmon wrap: cannot run \(command[0]): \(String(cString: strerror(result)))")
-            return Outcome(status: 127, signal: nil)
-        }
-        var status: Int32 = 0
-        while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { break }
-            if reaped < 0, errno != EINTR { throw ExitCode(1) }
-            let pending = pendingSignals.exchange(0, ordering: .relaxed)
-            for signal in Self.forwarded where pending & (UInt64(1) << UInt64(signal)) != 0 { kill(pid, signal) }
-            usleep(20_000)
-        }
-        let terminatedBySignal = status & 0x7F
-        if terminatedBySignal != 0 { return Outcome(status: 0, signal: terminatedBySignal) }
-        return Outcome(status: (status >> 8) & 0xFF, signal: nil)
+        return environment
     }
 }
 
-/// Signals caught while a wrapped command runs, one bit per signal number, waiting to be
-/// forwarded (written by the signal handler, read by the wait loop).
-private let pendingSignals = Atomic<UInt64>(0)
+extension WrapPlan.ToolChoice: ExpressibleByArgument {}

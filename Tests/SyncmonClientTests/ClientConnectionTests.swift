@@ -141,6 +141,33 @@ struct ClientConnectionTests {
         #expect(Self.types(recorder.allLines).last == "engineStopped")
     }
 
+    @Test("a batch run opens with runStarted and ends with runEnded, on every connection")
+    func batchRun() async throws {
+        let directory = try TemporaryDirectory(prefix: "smc")
+        let recorder = try LineRecorder(path: directory.path("events.sock"))
+        var configuration = Self.fastConfiguration(recorder.path, heartbeat: .milliseconds(100))
+        configuration.lifecycle = .batchRun
+        configuration.version = "0.1.0"
+        let client = SyncmonClient(engine: "nightly", configuration: configuration, logger: quietLogger)
+        let task = Task { try await client.run() }
+        let export = client.containerEventStarted(.export, id: "run-1")
+        client.sentRecordZoneChanges(saved: 2, deleted: 0)
+        #expect(await Polling.until(timeout: .seconds(10)) { Self.types(recorder.allLines).contains("heartbeat") })
+        client.containerEventEnded(export)
+        client.finish()
+        try await task.value
+
+        let lines = try #require(recorder.connections.first)
+        let types = Self.types(lines)
+        #expect(types.first == "runStarted")
+        #expect(jsonObject(lines[0])["heartbeatSeconds"] as? Double == 0.1)
+        #expect(jsonObject(lines[0])["version"] as? String == "0.1.0")
+        #expect(types.last == "runEnded")
+        #expect(!types.contains("engineStarted") && !types.contains("engineStopped"))
+        #expect(Array(types.filter { $0 != "heartbeat" }) == ["runStarted", "containerEvent", "sentRecordZoneChanges", "containerEvent", "runEnded"])
+        #expect(lines.allSatisfy { decodedEvent($0) != nil })
+    }
+
     @Test("run() twice at once is refused")
     func alreadyRunning() async throws {
         let directory = try TemporaryDirectory(prefix: "smc")

@@ -59,6 +59,9 @@ struct EventLineRendererTests {
         (.engineStarted(heartbeatInterval: nil, version: nil), .engineStarted(heartbeatInterval: nil)),
         (.heartbeat, .heartbeat),
         (.engineStopped, .engineStopped),
+        (.runStarted(heartbeatInterval: .seconds(10), version: "0.1.0"), .runStarted(heartbeatInterval: .seconds(10 as Int64))),
+        (.runStarted(heartbeatInterval: nil, version: nil), .runStarted(heartbeatInterval: nil)),
+        (.runEnded, .runEnded),
         (.error(phase: .setup, error: EngineError(.badContainer)), .error(phase: .setup, error: syncError("badContainer"))),
         (.error(phase: nil, error: EngineError(.serviceUnavailable, retryAfter: .seconds(60))), .error(phase: nil, error: syncError("serviceUnavailable", retryAfter: 60))),
     ]

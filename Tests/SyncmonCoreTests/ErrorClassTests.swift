@@ -1,3 +1,4 @@
+import Foundation
 import SyncmonCore
 import Testing
 
@@ -7,6 +8,9 @@ struct ErrorClassTests {
     static let transientCodes: Set<KnownErrorCode> = [
         .notAuthenticated, .accountTemporarilyUnavailable, .networkFailure, .networkUnavailable, .requestRateLimited,
         .serviceUnavailable, .zoneBusy,
+        // syncmon wrap (docs/wrap.md): rclone 5, rsync 10, 12, 30, 35, 255, and the tools' own retries.
+        .temporaryError, .socketIOError, .protocolStreamError, .dataTimeout, .connectionTimeout, .sshError,
+        .attemptFailed, .backendRetry,
     ]
 
     @Test("each known code has its SPEC class", arguments: KnownErrorCode.allCases)
@@ -44,6 +48,23 @@ struct ErrorClassTests {
         #expect(ErrorCodeLabel.all.last == .other)
         #expect(Set(ErrorCodeLabel.all.map(\.description)).count == ErrorCodeLabel.all.count)
         #expect(ErrorCodeLabel.all.sorted() == ErrorCodeLabel.all)
+    }
+
+    @Test("the codes known before wrap's keep their numbers, so persisted counts keep their meaning")
+    func stableNumbers() {
+        #expect(KnownErrorCode.unknown.rawValue == 37)
+        #expect(KnownErrorCode.participantAlreadyInvited.rawValue == 36)
+        #expect(ErrorCodeLabel.legacyOtherIndex == KnownErrorCode.unknown.rawValue + 1)
+    }
+
+    @Test("labels persist by name; a legacy {index} reads back, its old `other` as other")
+    func labelPersistence() throws {
+        let labels = [ErrorCodeLabel(.quotaExceeded), ErrorCodeLabel(.directoryNotFound), ErrorCodeLabel(.unknown), .other]
+        let encoded = try JSONEncoder().encode(labels)
+        #expect(String(decoding: encoded, as: UTF8.self) == #"["quotaExceeded","directoryNotFound","unknown","other"]"#)
+        #expect(try JSONDecoder().decode([ErrorCodeLabel].self, from: encoded) == labels)
+        let legacy = Data(#"[{"index":24},{"index":37},{"index":38},{"index":200}]"#.utf8)
+        #expect(try JSONDecoder().decode([ErrorCodeLabel].self, from: legacy) == [ErrorCodeLabel(.quotaExceeded), ErrorCodeLabel(.unknown), .other, .other])
     }
 
     @Test("class names are the metric label values")

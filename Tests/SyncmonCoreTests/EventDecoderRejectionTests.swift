@@ -374,6 +374,8 @@ struct EventDecoderRejectionTests {
         Case("heartbeatSeconds a string", #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":"30"}"#, .invalidField, "heartbeatSeconds"),
         Case("heartbeatSeconds a boolean", #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":true}"#, .invalidField, "heartbeatSeconds"),
         Case("heartbeatSeconds not finite", #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":1e999}"#, .invalidField, "heartbeatSeconds"),
+        Case("runStarted heartbeatSeconds 0", #"{"v":1,"engine":"notes","type":"runStarted","heartbeatSeconds":0}"#, .invalidField, "heartbeatSeconds"),
+        Case("runStarted heartbeatSeconds a string", #"{"v":1,"engine":"notes","type":"runStarted","heartbeatSeconds":"10"}"#, .invalidField, "heartbeatSeconds"),
         // Error objects
         Case("retryAfter negative", #"{"v":1,"engine":"notes","type":"error","error":{"code":"zoneBusy","retryAfter":-1}}"#, .invalidField, "error"),
         Case("retryAfter a string", #"{"v":1,"engine":"notes","type":"error","error":{"code":"zoneBusy","retryAfter":"5"}}"#, .invalidField, "error"),

@@ -110,6 +110,11 @@ struct EventDecoderTests {
         Case(#""type":"engineStarted","heartbeatSeconds":30,"version":"2.1""#, engineStarted(heartbeat: 30)),
         Case(#""type":"engineStarted","heartbeatSeconds":0.5"#, .engineStarted(heartbeatInterval: TimeSpan(microseconds: 500_000))),
         Case(#""type":"engineStarted","heartbeatSeconds":1e1"#, engineStarted(heartbeat: 10)),
+        Case(#""type":"runStarted""#, .runStarted(heartbeatInterval: nil)),
+        Case(#""type":"runStarted","heartbeatSeconds":10,"version":"0.1.0""#, .runStarted(heartbeatInterval: span(10))),
+        Case(#""type":"runStarted","heartbeatSeconds":null"#, .runStarted(heartbeatInterval: nil)),
+        Case(#""type":"runEnded""#, .runEnded),
+        Case(#""type":"runEnded","heartbeatSeconds":"ignored: not a key of runEnded""#, .runEnded),
         Case(#""type":"heartbeat""#, .heartbeat),
         Case(#""type":"engineStopped""#, .engineStopped),
         Case(#""type":"error","error":{"code":"quotaExceeded"}"#, .error(phase: nil, error: err(.quotaExceeded))),
@@ -138,7 +143,7 @@ struct EventDecoderTests {
     func coversEveryType() {
         let covered = Set(Self.cases.map { $0.payload.type })
         #expect(covered == Set(EventType.allCases))
-        #expect(EventType.allCases.count == 19)
+        #expect(EventType.allCases.count == 21)
     }
 
     @Test("each type name on the wire maps to the EventType of the same spelling", arguments: EventType.allCases)

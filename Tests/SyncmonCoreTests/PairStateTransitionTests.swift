@@ -582,6 +582,107 @@ struct PairStateLivenessTests {
         #expect(state.evaluate(at: at(2), thresholds: .defaults).summary == .stopped)
     }
 
+    /// A batch job's run as `syncmon wrap` reports it: its connection, its promise and its
+    /// export, at the times given.
+    static func run(connection: UInt64, from start: Int64, succeeded: Bool?, endedAt end: Int64, runEnded: Bool = true) -> [Step] {
+        var steps = [
+            s(start, runStarted(heartbeat: 10), connection: connection),
+            s(start, container(.export, id: "run\(start)", started: start), connection: connection),
+            s(start + 5, sentRecords(saved: 2), connection: connection),
+        ]
+        steps += heartbeats(from: start + 10, through: end - 1).map { s($0.time, .heartbeat, connection: connection) }
+        if let succeeded {
+            let error: SyncError? = succeeded ? nil : err(.directoryNotFound)
+            steps.append(s(end, container(.export, id: "run\(start)", started: start, ended: end, succeeded: succeeded, error: error), connection: connection))
+        }
+        if runEnded { steps.append(s(end, .runEnded, connection: connection)) }
+        return steps
+    }
+
+    static let runCases: [TransitionCase] = [
+        TransitionCase("runStarted ties and promises like engineStarted, but opens no setup",
+                       [s(0, runStarted(heartbeat: 10), connection: 3)], now: at(5), [
+            .phase(.setup, .notStarted), .up(true), .summary(.notStarted),
+        ]),
+        TransitionCase("a run whose heartbeats stop is down after 3 × heartbeatSeconds",
+                       run(connection: 3, from: 0, succeeded: nil, endedAt: 40, runEnded: false), now: justBefore(60), [.up(true), .summary(.inProgress)]),
+        TransitionCase("a run whose heartbeats stop is down at 3 × heartbeatSeconds (inclusive)",
+                       run(connection: 3, from: 0, succeeded: nil, endedAt: 40, runEnded: false), now: at(60), [.down(true), .summary(.engineDown)]),
+        TransitionCase("after runEnded a succeeded job stays succeeded however long nothing comes",
+                       run(connection: 3, from: 0, succeeded: true, endedAt: 40) + [closed(41)], now: at(86_400), [
+            .up(true), .stopped(false), .summary(.succeeded), .phase(.setup, .notStarted), .stalls([]),
+        ]),
+        TransitionCase("after runEnded a failed job stays error until a run succeeds",
+                       run(connection: 3, from: 0, succeeded: false, endedAt: 40) + [closed(41)], now: at(86_400), [
+            .up(true), .summary(.error), .failing(.export, OutstandingFailure(since: at(40), error: actionable(.directoryNotFound))),
+        ]),
+        TransitionCase("the next run that succeeds clears the failure",
+                       run(connection: 3, from: 0, succeeded: false, endedAt: 40) + [closed(41)]
+                           + run(connection: 4, from: 1000, succeeded: true, endedAt: 1040) + [closed(1041)], now: at(2000), [
+            .summary(.succeeded), .failing(.export, nil), .runs(.export, 2),
+        ]),
+        TransitionCase("no not_syncing after an export-only run, which engineStarted would raise",
+                       run(connection: 3, from: 0, succeeded: true, endedAt: 40), now: at(1000), thresholds: only(.notSyncing, 60), [
+            .stalls([]), .summary(.succeeded),
+        ]),
+        TransitionCase("progress inside the run keeps no_progress away; silence in it raises it",
+                       run(connection: 3, from: 0, succeeded: nil, endedAt: 29, runEnded: false), now: at(25), thresholds: only(.noProgress, 20), [
+            .stalls([.noProgress]), .summary(.stalled),
+        ]),
+        TransitionCase("the dead man's switch: no run for longer than no-recent-export-after",
+                       run(connection: 3, from: 0, succeeded: true, endedAt: 40), now: at(40 + 26 * 3600), thresholds: only(.noRecentExport, 26 * 3600), [
+            .stalls([.noRecentExport]), .summary(.stalled), .up(true),
+        ]),
+    ]
+
+    @Test("batch runs (runStarted, runEnded)", arguments: runCases)
+    func batchRuns(_ testCase: TransitionCase) {
+        testCase.run()
+    }
+
+    @Test("a run's connection closing before runEnded is a crash: engine_down until the next run")
+    func runKilled() {
+        let killed = Self.run(connection: 3, from: 0, succeeded: nil, endedAt: 30, runEnded: false) + [closed(31)]
+        let state = pairState(killed)
+        #expect(state.isDown(at: at(31)))
+        #expect(state.evaluate(at: at(31), thresholds: .defaults).summary == .engineDown)
+        // The next run is heard from: up again, and the stall clocks restart then.
+        let next = pairState(killed + [s(500, runStarted(heartbeat: 10), connection: 4)])
+        #expect(next.isUp(at: at(500)))
+        #expect(next.evaluate(at: at(500), thresholds: .defaults).summary == .inProgress)
+    }
+
+    @Test("a run's connection closing after runEnded unties nothing: the pair stays up")
+    func runEndedThenClosed() {
+        let state = pairState(Self.run(connection: 3, from: 0, succeeded: true, endedAt: 30) + [closed(31)])
+        #expect(state.connection == nil)
+        #expect(!state.isDown(at: at(31)))
+        #expect(state.heartbeatInterval == nil)
+    }
+
+    @Test("through the monitor: a finished run reports no change later; a killed one reports engine_down at once")
+    func runsThroughTheMonitor() {
+        func monitor(_ steps: [Step]) -> (Monitor, [StatusChange]) {
+            var monitor = Monitor()
+            var changes: [StatusChange] = []
+            for step in steps {
+                switch step.action {
+                case .event(let payload, _, let connection):
+                    monitor.apply(Event(engine: notes, time: at(step.time), payload: payload), at: at(step.time), connection: connection, now: at(step.time), changes: &changes)
+                case .connectionClosed:
+                    monitor.connectionClosed(3)
+                    changes += monitor.changes(at: at(step.time))
+                }
+            }
+            return (monitor, changes)
+        }
+        var (finished, _) = monitor(Self.run(connection: 3, from: 0, succeeded: true, endedAt: 30) + [closed(31)])
+        #expect(finished.changes(at: at(90_000)).isEmpty)
+        #expect(finished.evaluate(notesKey, at: at(90_000))?.summary == .succeeded)
+        let (_, killed) = monitor(Self.run(connection: 3, from: 0, succeeded: nil, endedAt: 30, runEnded: false) + [closed(31)])
+        #expect(killed.last.map { $0.kind == .summaryChanged(from: .inProgress) && $0.evaluation.summary == .engineDown } == true)
+    }
+
     @Test("a pair that never sent engineStarted is not tied to its connection")
     func untied() {
         let state = pairState([s(0, .willFetchChanges, connection: 7), closed(2)])

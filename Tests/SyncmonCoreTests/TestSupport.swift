@@ -78,6 +78,10 @@ func engineStarted(heartbeat seconds: Int64? = nil) -> EventPayload {
     .engineStarted(heartbeatInterval: seconds.map { TimeSpan.seconds($0) })
 }
 
+func runStarted(heartbeat seconds: Int64? = nil) -> EventPayload {
+    .runStarted(heartbeatInterval: seconds.map { TimeSpan.seconds($0) })
+}
+
 func pending(_ recordZone: Int64?, _ database: Int64?) -> EventPayload {
     .stateUpdate(pendingRecordZoneChanges: recordZone, pendingDatabaseChanges: database)
 }

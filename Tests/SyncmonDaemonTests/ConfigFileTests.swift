@@ -1,3 +1,4 @@
+import Foundation
 import SyncmonCore
 import SyncmonDaemon
 import Testing
@@ -222,5 +223,18 @@ struct ConfigFileTests {
         #expect(error?.line == line)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
         #expect(error.map { "\($0)" }?.hasPrefix("line \(line): ") == true)
+    }
+
+    @Test("the wrap recipes' job sections (deploy/systemd/wrap/syncmon-jobs.conf, docs/wrap.md) parse, per engine")
+    func wrapRecipeSections() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("deploy/systemd/wrap/syncmon-jobs.conf")
+        let configuration = try self.apply(try String(contentsOf: path, encoding: .utf8))
+        #expect(configuration.engineThresholds["restic-home"]?[.noRecentExport] == TimeSpan.seconds(Int64(26 * 3600)))
+        #expect(configuration.engineThresholds["restic-home"]?[.noProgress] == TimeSpan.seconds(Int64(600)))
+        #expect(configuration.engineThresholds["photos-offsite"]?[.noRecentExport] == TimeSpan.seconds(Int64(13 * 3600)))
+        #expect(configuration.engineThresholds["www-mirror"]?[.noRecentImport] == TimeSpan.seconds(Int64(3 * 3600)))
+        // Per engine only: the global dead man's switch stays off for every other engine.
+        #expect(configuration.thresholds.noRecentExport == .zero)
     }
 }

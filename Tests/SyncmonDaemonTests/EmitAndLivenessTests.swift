@@ -97,6 +97,33 @@ struct EmitAndLivenessTests {
         }
     }
 
+    @Test("a batch run ends with runEnded: its connection closing leaves the last outcome, not engine_down")
+    func runEndedUnties() async throws {
+        try await withDaemon { daemon, _ in
+            let finished = try daemon.connect()
+            try finished.write(lines: [
+                EventLine.make("job", "runStarted", ["heartbeatSeconds": 10]),
+                EventLine.make("job", "willSendChanges"),
+                EventLine.make("job", "didSendChanges"),
+                EventLine.make("job", "runEnded"),
+            ])
+            finished.close()
+            let succeeded = await daemon.waitForStatus { summary($0, "job/private") == "succeeded" }
+            #expect(succeeded.met, "rows: \(succeeded.rows)")
+            #expect(phaseState(succeeded.rows, "job/private", "setup") == "not_started", "a run opens no setup")
+            let turnedDown = await daemon.waitForStatus(timeout: .milliseconds(500)) { summary($0, "job/private") == "engine_down" }
+            #expect(!turnedDown.met)
+
+            // A run whose connection closes before runEnded was killed.
+            let killed = try daemon.connect()
+            try killed.write(lines: [EventLine.make("job", "runStarted", ["heartbeatSeconds": 10]), EventLine.make("job", "willSendChanges")])
+            _ = await daemon.waitForStatus { phaseState($0, "job/private", "export") == "in_progress" }
+            killed.close()
+            let down = await daemon.waitForStatus { summary($0, "job/private") == "engine_down" }
+            #expect(down.met, "rows: \(down.rows)")
+        }
+    }
+
     @Test("one engine's connection closing does not affect the other engines on it or elsewhere")
     func otherEnginesUnaffected() async throws {
         try await withDaemon { daemon, _ in

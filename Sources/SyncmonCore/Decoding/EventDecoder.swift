@@ -441,6 +441,13 @@ private struct RawFields {
         return value
     }
 
+    /// `heartbeatSeconds` of `engineStarted` and `runStarted`: absent, or a number above 0.
+    private func heartbeatInterval() throws(DecodeFailure) -> TimeSpan? {
+        let seconds = try self.heartbeatSeconds.optional("heartbeatSeconds")
+        if let seconds, !(seconds > 0) { throw DecodeFailure(.invalidField, field: "heartbeatSeconds") }
+        return seconds.map { TimeSpan.seconds($0) }
+    }
+
     private func payload(for type: EventType) throws(DecodeFailure) -> EventPayload {
         switch type {
         case .willFetchChanges:
@@ -513,9 +520,11 @@ private struct RawFields {
         case .networkStatus:
             return .networkStatus(available: try self.available.required("available"))
         case .engineStarted:
-            let seconds = try self.heartbeatSeconds.optional("heartbeatSeconds")
-            if let seconds, !(seconds > 0) { throw DecodeFailure(.invalidField, field: "heartbeatSeconds") }
-            return .engineStarted(heartbeatInterval: seconds.map { TimeSpan.seconds($0) })
+            return .engineStarted(heartbeatInterval: try self.heartbeatInterval())
+        case .runStarted:
+            return .runStarted(heartbeatInterval: try self.heartbeatInterval())
+        case .runEnded:
+            return .runEnded
         case .heartbeat:
             return .heartbeat
         case .engineStopped:

@@ -32,6 +32,90 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
     /// syncmon's own code for a failed `containerEvent` that carried no error (SPEC §9.7).
     case unknown
 
+    // The codes `syncmon wrap` reports for rclone, restic and rsync (docs/wrap.md): exit
+    // statuses by each tool's documented table, and what the tools report while they run.
+    // Appended after `unknown`, so that the codes above keep their numbers.
+
+    /// rclone 1, rsync 1: syntax or usage error.
+    case usageError
+    /// rclone 2: an error not otherwise categorised.
+    case uncategorizedError
+    /// rclone 3: directory not found.
+    case directoryNotFound
+    /// rclone 4: file not found.
+    case fileNotFound
+    /// rclone 5: a temporary error, one that more retries might fix.
+    case temporaryError
+    /// rclone 6: less serious errors (like 461 errors from Dropbox) that retrying does not fix.
+    case noRetryError
+    /// rclone 7: a fatal error that retries won't fix (like an account suspended).
+    case fatalError
+    /// rclone 8: the transfer limit (`--max-transfer`) was reached.
+    case transferLimitExceeded
+    /// rclone 9: no files were transferred (only with `--error-on-no-transfer`).
+    case noFilesTransferred
+    /// restic 1: a fatal error, no snapshot created (repository unreachable, wrong password, locked).
+    case fatal
+    /// restic 3: some source files could not be read; the snapshot is incomplete.
+    case incompleteSnapshot
+    /// rsync 2: protocol incompatibility.
+    case protocolIncompatibility
+    /// rsync 3: errors selecting input/output files or directories.
+    case fileSelectionError
+    /// rsync 4: requested action not supported.
+    case unsupportedAction
+    /// rsync 5: error starting the client-server protocol (e.g. an unknown daemon module).
+    case clientServerProtocolError
+    /// rsync 6: the daemon cannot append to its log file.
+    case logFileError
+    /// rsync 10: error in socket I/O.
+    case socketIOError
+    /// rsync 11: error in file I/O.
+    case fileIOError
+    /// rsync 12: error in the rsync protocol data stream (usually the other side died).
+    case protocolStreamError
+    /// rsync 13: errors with program diagnostics.
+    case diagnosticsError
+    /// rsync 14: error in IPC code.
+    case ipcError
+    /// rsync 15: a sibling process crashed.
+    case siblingCrashed
+    /// rsync 16: a sibling process terminated abnormally.
+    case siblingTerminated
+    /// rsync 19: received SIGUSR1.
+    case receivedSIGUSR1
+    /// rsync 20: received SIGINT, SIGTERM or SIGHUP.
+    case interrupted
+    /// rsync 21: waitpid() failed.
+    case waitChildFailed
+    /// rsync 22: error allocating core memory buffers.
+    case outOfMemory
+    /// rsync 23: partial transfer due to errors.
+    case partialTransfer
+    /// rsync 25: the `--max-delete` limit stopped deletions.
+    case deleteLimitReached
+    /// rsync 30: timeout in data send/receive.
+    case dataTimeout
+    /// rsync 35: timeout waiting for the daemon connection.
+    case connectionTimeout
+    /// rsync 124: the remote shell failed.
+    case remoteShellFailed
+    /// rsync 125: the remote shell was killed.
+    case remoteShellKilled
+    /// rsync 126: the remote command could not be run.
+    case remoteCommandNotRunnable
+    /// rsync 127: the remote command was not found.
+    case remoteCommandNotFound
+    /// rsync 255: ssh failed (connection refused, timed out, reset).
+    case sshError
+    /// A file or directory the tool could not copy, read or write while the run went on
+    /// (the run's exit status decides the outcome).
+    case itemFailed
+    /// rclone retries the whole run: one attempt failed (`Attempt 1/3 failed`).
+    case attemptFailed
+    /// restic retries a repository operation (`… returned error, retrying after …`).
+    case backendRetry
+
     public var description: String {
         switch self {
         case .internalError: "internalError"
@@ -72,14 +156,58 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
         case .accountTemporarilyUnavailable: "accountTemporarilyUnavailable"
         case .participantAlreadyInvited: "participantAlreadyInvited"
         case .unknown: "unknown"
+        case .usageError: "usageError"
+        case .uncategorizedError: "uncategorizedError"
+        case .directoryNotFound: "directoryNotFound"
+        case .fileNotFound: "fileNotFound"
+        case .temporaryError: "temporaryError"
+        case .noRetryError: "noRetryError"
+        case .fatalError: "fatalError"
+        case .transferLimitExceeded: "transferLimitExceeded"
+        case .noFilesTransferred: "noFilesTransferred"
+        case .fatal: "fatal"
+        case .incompleteSnapshot: "incompleteSnapshot"
+        case .protocolIncompatibility: "protocolIncompatibility"
+        case .fileSelectionError: "fileSelectionError"
+        case .unsupportedAction: "unsupportedAction"
+        case .clientServerProtocolError: "clientServerProtocolError"
+        case .logFileError: "logFileError"
+        case .socketIOError: "socketIOError"
+        case .fileIOError: "fileIOError"
+        case .protocolStreamError: "protocolStreamError"
+        case .diagnosticsError: "diagnosticsError"
+        case .ipcError: "ipcError"
+        case .siblingCrashed: "siblingCrashed"
+        case .siblingTerminated: "siblingTerminated"
+        case .receivedSIGUSR1: "receivedSIGUSR1"
+        case .interrupted: "interrupted"
+        case .waitChildFailed: "waitChildFailed"
+        case .outOfMemory: "outOfMemory"
+        case .partialTransfer: "partialTransfer"
+        case .deleteLimitReached: "deleteLimitReached"
+        case .dataTimeout: "dataTimeout"
+        case .connectionTimeout: "connectionTimeout"
+        case .remoteShellFailed: "remoteShellFailed"
+        case .remoteShellKilled: "remoteShellKilled"
+        case .remoteCommandNotRunnable: "remoteCommandNotRunnable"
+        case .remoteCommandNotFound: "remoteCommandNotFound"
+        case .sshError: "sshError"
+        case .itemFailed: "itemFailed"
+        case .attemptFailed: "attemptFailed"
+        case .backendRetry: "backendRetry"
         }
     }
 
-    /// The class of this code (SPEC §1.4).
+    /// The class of this code (docs/protocol.md, "Error classes"; the `wrap` codes: docs/wrap.md).
     public var errorClass: ErrorClass {
         switch self {
         case .notAuthenticated, .accountTemporarilyUnavailable, .networkFailure, .networkUnavailable,
             .requestRateLimited, .serviceUnavailable, .zoneBusy:
+            .transient
+        // What the next run or the tool's own retry may well fix: the network, the other side,
+        // a timeout. Everything else a tool reports needs a person.
+        case .temporaryError, .socketIOError, .protocolStreamError, .dataTimeout, .connectionTimeout, .sshError,
+            .attemptFailed, .backendRetry:
             .transient
         case .serverRecordChanged:
             .conflict
@@ -139,7 +267,7 @@ extension ErrorCode: Codable {
 }
 
 /// The bounded `code` metric label: a known code or `other`, as a small integer.
-public struct ErrorCodeLabel: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct ErrorCodeLabel: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `KnownErrorCode.rawValue`, or `KnownErrorCode.allCases.count` for `other`.
     public let index: UInt8
 
@@ -160,4 +288,30 @@ public struct ErrorCodeLabel: Hashable, Comparable, Sendable, Codable, CustomStr
     public var description: String { self.known?.description ?? "other" }
 
     public static func < (lhs: ErrorCodeLabel, rhs: ErrorCodeLabel) -> Bool { lhs.index < rhs.index }
+}
+
+extension ErrorCodeLabel: Codable {
+    /// Known codes before the `wrap` codes were added; `other` was this index then.
+    package static let legacyOtherIndex: UInt8 = 38
+
+    private enum CodingKeys: String, CodingKey {
+        case index
+    }
+
+    /// Persisted as the label's name, so that adding codes never changes what a saved count
+    /// means. State written before that holds `{"index": N}`: the codes below the old `other`
+    /// kept their numbers, and the old `other` (and anything above it) is `other`.
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.singleValueContainer(), let name = try? container.decode(String.self) {
+            self.init(InlineName(name).flatMap { KnownErrorCode($0) })
+            return
+        }
+        let index = try decoder.container(keyedBy: CodingKeys.self).decode(UInt8.self, forKey: .index)
+        self.init(index < Self.legacyOtherIndex ? KnownErrorCode(rawValue: index) : nil)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.description)
+    }
 }

@@ -65,6 +65,11 @@ public enum EventPayload: Sendable, Equatable {
     case engineStopped
     /// An error outside any will/did pair.
     case error(phase: Phase?, error: SyncError)
+    /// A batch job (`syncmon wrap`) began a run: the heartbeat promise for the run, if any, and
+    /// the tie to the connection, without the setup that `engineStarted` opens.
+    case runStarted(heartbeatInterval: TimeSpan?)
+    /// The run is over: the promise and the tie end, and the pair is neither stopped nor down.
+    case runEnded
 
     /// The wire name of the type.
     public var type: EventType {
@@ -88,6 +93,8 @@ public enum EventPayload: Sendable, Equatable {
         case .heartbeat: .heartbeat
         case .engineStopped: .engineStopped
         case .error: .error
+        case .runStarted: .runStarted
+        case .runEnded: .runEnded
         }
     }
 }
@@ -127,6 +134,8 @@ public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConv
     case didFetchRecordZoneChanges, didFetchChanges, willSendChanges, sentDatabaseChanges
     case sentRecordZoneChanges, didSendChanges, stateUpdate, accountChange, containerEvent
     case accountStatus, networkStatus, engineStarted, heartbeat, engineStopped, error
+    // Added after version 1.0: an older daemon counts them as `unknown_type` and ignores them.
+    case runStarted, runEnded
 
     public var description: String {
         switch self {
@@ -149,6 +158,8 @@ public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConv
         case .heartbeat: "heartbeat"
         case .engineStopped: "engineStopped"
         case .error: "error"
+        case .runStarted: "runStarted"
+        case .runEnded: "runEnded"
         }
     }
 
@@ -160,8 +171,14 @@ public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConv
         case 5:
             if matches("error") { self = .error }
             else { return nil }
+        case 8:
+            if matches("runEnded") { self = .runEnded }
+            else { return nil }
         case 9:
             if matches("heartbeat") { self = .heartbeat }
+            else { return nil }
+        case 10:
+            if matches("runStarted") { self = .runStarted }
             else { return nil }
         case 11:
             if matches("stateUpdate") { self = .stateUpdate }

@@ -28,9 +28,11 @@ public struct PairState: Sendable, Codable {
     public private(set) var heartbeatInterval: TimeSpan? = nil
     /// `engineStopped` was the latest word.
     public private(set) var stopped = false
-    /// The push connection that carried `engineStarted` closed without `engineStopped`.
+    /// The push connection that carried `engineStarted` (or `runStarted`) closed without
+    /// `engineStopped` (or `runEnded`).
     public private(set) var disconnected = false
-    /// The push connection this pair's `engineStarted` came on, which it is tied to.
+    /// The push connection this pair's `engineStarted` or `runStarted` came on, which it is
+    /// tied to.
     public private(set) var connection: UInt64? = nil
 
     public private(set) var firstEvent: Timestamp
@@ -268,6 +270,16 @@ extension PairState {
             break
         case .engineStopped:
             self.stopped = true
+            self.heartbeatInterval = nil
+            self.connection = nil
+        case .runStarted(let heartbeatInterval):
+            // A batch job's run: the promise and the tie of `engineStarted`, but no setup. A job
+            // has none, and a setup that succeeded would raise `not_syncing` on an export-only job.
+            self.heartbeatInterval = heartbeatInterval
+            self.connection = connection
+        case .runEnded:
+            // Between runs the job shows the outcome of its phases: no promise to keep, and its
+            // connection closing is not a crash. Unlike `engineStopped`, not `stopped`.
             self.heartbeatInterval = nil
             self.connection = nil
         case .error(let phase, let error):
