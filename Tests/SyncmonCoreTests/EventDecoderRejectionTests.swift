@@ -428,7 +428,7 @@ struct EventDecoderRejectionTests {
         #expect(Rejection(.invalidField, field: "seq").description == "invalid_field (seq)")
         #expect(Rejection(.malformed).description == "malformed")
         #expect(RejectionReason.allCases.map(\.description) == [
-            "malformed", "too_large", "unsupported_version", "invalid_field", "unknown_type", "engine_limit",
+            "malformed", "too_large", "unsupported_version", "invalid_field", "unknown_type", "engine_limit", "forbidden",
         ])
     }
 }

@@ -155,7 +155,7 @@ struct MonitorTests {
         #expect(monitor.rejectedCount(.invalidField) == 1)
         #expect(monitor.rejectedCount(.tooLarge) == 1)
         #expect(monitor.rejectedCount(.unknownType) == 0)
-        #expect(monitor.rejected == [2, 1, 0, 1, 0, 0])
+        #expect(monitor.rejected == [2, 1, 0, 1, 0, 0, 0])
         #expect(monitor.pairs.isEmpty)
     }
 
