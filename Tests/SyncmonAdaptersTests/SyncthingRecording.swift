@@ -4,7 +4,7 @@ import SyncmonCore
 import Testing
 
 /// A scenario recorded from two real Syncthing 1.19.2 instances, A and B, under
-/// `Tests/Fixtures/syncthing/<name>/` (made by `scripts/syncthing-fixtures.py`): a timeline of poll
+/// `Tests/Fixtures/syncthing/<name>/` (made by `scripts/syncthing/fixtures.py`): a timeline of poll
 /// answers, poll failures and snapshots, the events as received, and the snapshots' REST answers.
 struct SyncthingRecording: Sendable {
     /// One line of `timeline`.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn recordings of two real Syncthing 1.19.2 instances into the adapter's test fixtures.
 
-    scripts/syncthing-fixtures.py /work/syncthing-lab/recordings Tests/Fixtures/syncthing
+    scripts/syncthing/fixtures.py RECORDINGS_DIR Tests/Fixtures/syncthing
 
 The recordings (one directory per scenario, made by a long-poll recorder on loopback) hold each
 instance's events as received (`events-A.jsonl`), a log of every poll (`poll-A.log`: answer
@@ -232,7 +232,7 @@ def main():
         steps.extend(actions(os.path.join(recordings, scenario, "actions.log")))
         steps.sort(key=lambda step: (step[0], step[1]))
         with open(os.path.join(out_dir, "timeline"), "w") as f:
-            f.write(f"# {scenario}: recorded from two Syncthing 1.19.2 instances (scripts/syncthing-fixtures.py)\n")
+            f.write(f"# {scenario}: recorded from two Syncthing 1.19.2 instances (scripts/syncthing/fixtures.py)\n")
             for time, engine, step in steps:
                 f.write(f"{time} {engine} {step}\n")
 
