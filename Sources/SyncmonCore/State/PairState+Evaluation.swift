@@ -149,14 +149,7 @@ extension PairState {
     public var outstandingFailure: (phase: Phase, error: PhaseError, since: Timestamp)? {
         // The fields themselves, not `self[phase]`: this runs for every event, and a whole
         // tracker copied out would retain its histogram each time.
-        let failures = (self.setup.failing, self.importPhase.failing, self.exportPhase.failing)
-        if failures.0 == nil, failures.1 == nil, failures.2 == nil { return nil }
-        var transient: (phase: Phase, error: PhaseError, since: Timestamp)? = nil
-        for (phase, failing) in [(Phase.setup, failures.0), (.import, failures.1), (.export, failures.2)] {
-            guard let failing else { continue }
-            if failing.error.errorClass != .transient { return (phase, failing.error, failing.since) }
-            if transient == nil { transient = (phase, failing.error, failing.since) }
-        }
-        return transient
+        OutstandingFailure.shown(setup: self.setup.failing, import: self.importPhase.failing, export: self.exportPhase.failing)
+            .map { ($0.phase, $0.failure.error, $0.failure.since) }
     }
 }

@@ -168,6 +168,23 @@ public struct OutstandingFailure: Equatable, Sendable, Codable {
         self.since = since
         self.error = error
     }
+
+    /// The failure a pair's summary shows, from its phases' outstanding failures: the first
+    /// (setup, import, export) that is actionable, else the first transient one. The one rule
+    /// for the state model and for status rows; it builds nothing, as it runs for every event.
+    public static func shown(
+        setup: OutstandingFailure?,
+        import importFailure: OutstandingFailure?,
+        export: OutstandingFailure?
+    ) -> (phase: Phase, failure: OutstandingFailure)? {
+        if setup == nil, importFailure == nil, export == nil { return nil }
+        if let setup, setup.error.errorClass != .transient { return (.setup, setup) }
+        if let importFailure, importFailure.error.errorClass != .transient { return (.import, importFailure) }
+        if let export, export.error.errorClass != .transient { return (.export, export) }
+        if let setup { return (.setup, setup) }
+        if let importFailure { return (.import, importFailure) }
+        return export.map { (.export, $0) }
+    }
 }
 
 extension PhaseTracker {

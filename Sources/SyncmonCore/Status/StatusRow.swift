@@ -73,8 +73,7 @@ public struct StatusRow: Sendable {
     /// The failure the summary shows: the first phase with an actionable outstanding
     /// failure, else the first with a transient one.
     public var outstandingFailure: (phase: Phase, failure: OutstandingFailure)? {
-        let failing = Phase.allCases.compactMap { phase in self.failing(phase).map { (phase: phase, failure: $0) } }
-        return failing.first { $0.failure.error.errorClass != .transient } ?? failing.first
+        OutstandingFailure.shown(setup: self.failing(.setup), import: self.failing(.import), export: self.failing(.export))
     }
 
     public subscript(phase: Phase) -> PhaseState {
