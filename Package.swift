@@ -39,6 +39,9 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // glibc's heap controls (<malloc.h>: mallopt, malloc_trim), which the Glibc module
+        // leaves out.
+        .systemLibrary(name: "CMalloc"),
         // rtnetlink's message layouts and constants (linux/rtnetlink.h), which Glibc does not
         // import: headers only, for the host network view.
         .systemLibrary(name: "CNetlink"),
@@ -61,10 +64,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The fleet simulator behind `syncmon simulate`: scripted engines driven through the
+        // client. Apart from SyncmonClient so that adopters of the client do not compile it.
+        .target(
+            name: "SyncmonSimulation",
+            dependencies: ["SyncmonClient", "SyncmonCore"]
+        ),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
             dependencies: [
+                "CMalloc",
                 "CNetlink",
                 "CZlib",
                 "SyncmonAdapters",
@@ -89,6 +99,7 @@ let package = Package(
                 "SyncmonClient",
                 "SyncmonCore",
                 "SyncmonDaemon",
+                "SyncmonSimulation",
                 "SyncmonSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -113,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "SyncmonClientTests",
             dependencies: [
-                "SyncmonClient", "SyncmonCore", "SyncmonTestSupport",
+                "SyncmonClient", "SyncmonCore", "SyncmonSimulation", "SyncmonTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

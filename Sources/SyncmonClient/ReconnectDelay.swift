@@ -1,3 +1,5 @@
+import SyncmonCore
+
 /// Capped exponential backoff with jitter between connection attempts.
 ///
 /// The n-th consecutive failure waits a uniformly random time between half and all of

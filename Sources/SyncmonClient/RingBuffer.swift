@@ -1,3 +1,5 @@
+import SyncmonCore
+
 /// A first-in, first-out buffer that grows by doubling and reuses its slots: appending and
 /// removing from the front are O(1) (amortised for growth), which a client's queue needs because
 /// appends happen on the caller's thread.

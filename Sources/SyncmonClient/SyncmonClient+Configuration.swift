@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import SyncmonCore
 
 #if canImport(Glibc)
 import Glibc

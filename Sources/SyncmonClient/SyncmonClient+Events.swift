@@ -1,3 +1,5 @@
+import SyncmonCore
+
 // The typed event methods: one per event type of SPEC §1.3, named after CKSyncEngine.Event.
 // Each queues the event and returns at once (see `SyncmonClient.send(_:)`).
 extension SyncmonClient {

@@ -1,3 +1,5 @@
+import SyncmonCore
+
 extension SyncmonClient {
     /// What a client has done so far: for tests, and for apps that export their own metrics.
     public struct Statistics: Sendable, Hashable, CustomStringConvertible {

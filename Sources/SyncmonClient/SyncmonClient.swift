@@ -1,7 +1,7 @@
-@_exported import SyncmonCore
 import Logging
 import ServiceLifecycle
 import Synchronization
+import SyncmonCore
 
 /// Reports one sync engine's events to the syncmon daemon, without ever blocking or slowing
 /// the engine.

@@ -1,3 +1,5 @@
+import SyncmonCore
+
 /// Why ``SyncmonClient/run()`` refused to start.
 public struct SyncmonClientError: Error, Hashable, CustomStringConvertible {
     /// What went wrong.

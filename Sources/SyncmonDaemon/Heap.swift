@@ -1,5 +1,6 @@
-/// glibc's heap controls. `<malloc.h>` is not part of the Glibc module Swift imports, and two
-/// functions do not warrant a C target.
+import CMalloc
+
+/// glibc's heap controls, from `<malloc.h>` (the `CMalloc` module).
 enum Heap {
     /// Caps glibc's malloc arenas at `count` (`M_ARENA_MAX`).
     ///
@@ -8,7 +9,7 @@ enum Heap {
     /// event), but every `/metrics` render allocates megabytes; renders landing on different
     /// threads left that much free in each arena (RSS per pair after scrapes varied 2-8 KiB).
     static func limitArenas(to count: Int32) {
-        _ = setMallocOption(-8, count)  // M_ARENA_MAX
+        _ = mallopt(M_ARENA_MAX, count)
     }
 
     /// Hands freed heap memory back to the system (`malloc_trim(0)`) after a response of
@@ -17,12 +18,6 @@ enum Heap {
     /// next scrape reuses the pages, which trimming would make it fault in again.
     static func releaseFreedMemory(after bytes: Int) {
         guard bytes > 16 << 20 else { return }
-        _ = trimMalloc(0)
+        _ = malloc_trim(0)
     }
 }
-
-@_silgen_name("mallopt")
-private func setMallocOption(_ parameter: Int32, _ value: Int32) -> Int32
-
-@_silgen_name("malloc_trim")
-private func trimMalloc(_ pad: Int) -> Int32

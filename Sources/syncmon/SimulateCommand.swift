@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import SyncmonClient
 import SyncmonCore
+import SyncmonSimulation
 
 #if canImport(Glibc)
 import Glibc

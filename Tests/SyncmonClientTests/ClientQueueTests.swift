@@ -1,6 +1,7 @@
 import Foundation
 import SyncmonClient
 import SyncmonCore
+import SyncmonSimulation
 import SyncmonTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import SyncmonClient
 import SyncmonCore
 
 /// A min-heap of items by time; items due at the same time come out in insertion order, so a

@@ -1,3 +1,6 @@
+import SyncmonClient
+import SyncmonCore
+
 /// What a simulated engine goes through (`syncmon simulate`).
 package enum SimulationScenario: String, CaseIterable, Sendable, Hashable {
     /// Cycles fetch and send with realistic batches and pending counts; now and then a

@@ -1,3 +1,4 @@
+import SyncmonClient
 import SyncmonCore
 
 /// A fleet of simulated engines on a virtual clock (`syncmon simulate`): yields every engine's

@@ -1,3 +1,4 @@
+import SyncmonClient
 import SyncmonCore
 
 /// Renders a simulated fleet's steps as the NDJSON lines the engines would have sent

@@ -1,3 +1,4 @@
+import SyncmonClient
 import SyncmonCore
 
 /// One simulated engine: a small state machine that plans its activity a segment (a fetch and
@@ -158,7 +159,8 @@ package struct SimulatedEngine: Sendable {
             self.cycle(into: &segment, after: idle)
             return
         }
-        let retryAfter = Duration.seconds(Int64.random(in: 30...120, using: &self.random))
+        let retryAfterSeconds = Int64.random(in: 30...120, using: &self.random)
+        let retryAfter = Duration.seconds(retryAfterSeconds)
         self.pending += Int.random(in: 0...5, using: &self.random)
         let refused = min(max(1, self.pending), 400)
         let failures = (0..<min(refused, 5)).map { _ in
@@ -172,7 +174,7 @@ package struct SimulatedEngine: Sendable {
         segment.add(.event(.stateUpdate(pendingRecordZoneChanges: self.pending, pendingDatabaseChanges: 0)), after: self.jittered())
         segment.add(.event(.didSendChanges(reason: .scheduled)), after: self.jittered())
         // The engine honours the retry-after: its next attempt comes just after it ends.
-        segment.idleAfter = .seconds(EventLineRenderer.seconds(retryAfter) + Double.random(in: 0.2...1, using: &self.random))
+        segment.idleAfter = .seconds(Double(retryAfterSeconds) + Double.random(in: 0.2...1, using: &self.random))
     }
 
     /// A fetch cycle and, when changes are pending, a send cycle.

@@ -1,3 +1,6 @@
+import SyncmonClient
+import SyncmonCore
+
 /// A small, fast, seedable random number generator (SplitMix64), so that `--seed N` gives the
 /// same simulated stream every time.
 package struct SplitMix64: RandomNumberGenerator, Sendable {

@@ -1,3 +1,6 @@
+import SyncmonClient
+import SyncmonCore
+
 /// What a simulated engine does at one moment.
 package enum SimulatedAction: Sendable, Hashable {
     /// The engine starts. Live, its client connects (and sends `engineStarted` itself); on a
