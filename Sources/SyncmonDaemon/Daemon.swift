@@ -60,7 +60,10 @@ public enum Daemon {
             logger: logger
         )
         let notify = SystemdNotifyService(store: store, group: group, readiness: readiness, logger: logger)
-        let evaluation = EvaluationService(store: store, reporter: reporter, notify: notify)
+        let evaluation = EvaluationService(store: store, clock: SystemServiceClock()) { changes in
+            reporter.report(changes)
+            notify.updateStatus()
+        }
         // The host's own network view (docs/operations.md, "Host network view"), taken before
         // any service runs: restored pairs and the first events meet the host's real state.
         let hostNetwork = HostNetworkService(mode: configuration.hostNetwork, logger: logger) { update in

@@ -1,32 +1,49 @@
 import ServiceLifecycle
 import SyncmonCore
 
-/// Re-evaluates every pair once a second: stalls and missed heartbeats happen with time, not
-/// only with events, and each change is logged once.
+/// Looks at the pairs when their verdicts can change with time alone — a stall threshold
+/// crossed, a heartbeat missed, a throttle ending — and reports each change once.
+///
+/// Deadline-driven: the core says when the next look is due (`Monitor.nextLook`), and the
+/// service sleeps until then. An event that brings a deadline closer wakes it early (the
+/// store signals); events themselves are looked at as they are applied, so between deadlines
+/// there is nothing to do, whatever the number of pairs.
 public struct EvaluationService: Service {
-    let store: MonitorStore
-    let reporter: EventReporter
-    let notify: SystemdNotifyService
+    /// The longest sleep. Deadlines are real-time instants and sleeps run on the monotonic
+    /// clock, so a step of the host's clock (NTP, a resumed VM) is noticed within this.
+    static let longestSleep = TimeSpan.seconds(Int64(10))
 
-    public init(store: MonitorStore, reporter: EventReporter, notify: SystemdNotifyService) {
+    let store: MonitorStore
+    let clock: any ServiceClock
+    let report: @Sendable ([StatusChange]) -> Void
+
+    /// `report` gets each look's changes (never an empty list).
+    public init(store: MonitorStore, clock: any ServiceClock, report: @escaping @Sendable ([StatusChange]) -> Void) {
         self.store = store
-        self.reporter = reporter
-        self.notify = notify
+        self.clock = clock
+        self.report = report
     }
 
     public func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                self.tick(now: WallClock.now())
-                try await Task.sleep(for: .seconds(1))
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let now = self.clock.now()
+                let (changes, next) = self.store.look(at: now, latest: now.adding(Self.longestSleep))
+                if !changes.isEmpty { self.report(changes) }
+                await self.sleep(until: next)
             }
         }
     }
 
-    func tick(now: Timestamp) {
-        let changes = self.store.changes(at: now)
-        guard !changes.isEmpty else { return }
-        self.reporter.report(changes)
-        self.notify.updateStatus()
+    /// Sleeps until `deadline`, or until the store asks for an earlier look.
+    private func sleep(until deadline: Timestamp) async {
+        let store = self.store
+        let clock = self.clock
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(until: deadline) }
+            group.addTask { await store.waitForEarlierLook() }
+            await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -105,4 +105,57 @@ struct VerdictDeadlineTests {
         #expect(monitor.changes(at: at(1)).map(\.kind) == [.summaryChanged(from: .notStarted)])
         #expect(monitor.pairs[notesKey]?.reported?.summary == .engineDown)
     }
+
+    @Test("nothing changes before nextLook: the daemon may sleep until it", arguments: 0..<40)
+    func nextLookIsNeverLate(seed: UInt64) {
+        var random = SeededGenerator(seed: seed &+ 1_000)
+        let thresholds = StallThresholds(
+            notSyncing: span(Int64.random(in: 1...30, using: &random)),
+            noProgress: span(Int64.random(in: 1...30, using: &random)),
+            pendingNotDraining: span(Int64.random(in: 1...60, using: &random)),
+            retryLoop: span(Int64.random(in: 1...90, using: &random)),
+            noRecentImport: span(Int64.random(in: 1...120, using: &random)),
+            noRecentExport: span(Int64.random(in: 1...120, using: &random))
+        )
+        var monitor = Monitor(configuration: MonitorConfiguration(thresholds: thresholds))
+        var changes: [StatusChange] = []
+        var time: Int64 = 0
+        var sleeps = 0
+        for _ in 0..<300 {
+            time += Int64.random(in: 0...4, using: &random)
+            let event = Event(engine: name(["a", "b", "c"].randomElement(using: &random)!), payload: Self.randomPayload(&random))
+            monitor.apply(event, at: at(time), connection: nil, now: at(time), changes: &changes)
+            guard Int.random(in: 0..<3, using: &random) == 0 else { continue }
+            // The daemon's evaluation: look now, then sleep until nextLook.
+            changes += monitor.changes(at: at(time))
+            let wake = monitor.nextLook
+            #expect(wake > at(time), "seed \(seed): a look at \(time)s leaves the next one in the future")
+            // Just before the wake-up every verdict is still the reported one...
+            let probe = min(wake, at(time + 5_000)).microseconds - 1
+            for (key, state) in monitor.pairs {
+                let truth = state.evaluate(at: Timestamp(microseconds: probe), thresholds: thresholds)
+                #expect(state.reported == truth, "seed \(seed), \(key): changed before nextLook \(wake) (probe \(probe))")
+            }
+            // ...and a look then finds nothing.
+            var copy = monitor
+            #expect(copy.changes(at: Timestamp(microseconds: probe)).isEmpty)
+            if wake < at(time + 5_000) { sleeps += 1 }
+        }
+        #expect(sleeps > 0, "seed \(seed): some look must have had a deadline to sleep until")
+    }
+
+    @Test("nextLook: now after an unobserved change, the earliest threshold after a look, never while idle")
+    func nextLookValues() {
+        var monitor = Monitor(configuration: MonitorConfiguration(thresholds: only(.noProgress, 100)))
+        #expect(monitor.changes(at: at(0)).isEmpty)
+        #expect(monitor.nextLook == .distantFuture)
+        monitor.apply(Event(engine: notes, payload: .willFetchChanges), at: at(5))
+        #expect(monitor.nextLook == .distantPast)
+        _ = monitor.changes(at: at(5))
+        #expect(monitor.nextLook == at(105))
+        _ = monitor.changes(at: at(105))
+        #expect(monitor.nextLook == .distantFuture)
+        monitor.configuration.thresholds.noProgress = span(10)
+        #expect(monitor.nextLook == .distantPast)
+    }
 }

@@ -9,8 +9,16 @@ public struct Monitor: Sendable {
         // New thresholds change every verdict's deadlines: look at every pair again.
         didSet {
             for index in self.pairs.indices { self.pairs.values[index].verdictHoldsUntil = .distantPast }
+            self.nextLook = .distantPast
         }
     }
+    /// The earliest time a pair's verdict can change with no event arriving: a threshold
+    /// crossed, a heartbeat missed, a throttle ending. The owner calls ``changes(at:)`` then
+    /// (and not before: nothing can have changed). It is a lower bound, never late: events push
+    /// a pair's deadline back without raising this, and ``changes(at:)`` makes it exact again.
+    /// `distantPast` when a pair changed in a way that needs a look now; `distantFuture` when
+    /// no verdict waits on time at all.
+    public private(set) var nextLook = Timestamp.distantPast
     /// The pairs by key.
     public private(set) var pairs: [PairKey: PairState] = [:]
     /// Rejected lines by reason (`RejectionReason.rawValue`).
@@ -67,6 +75,8 @@ public struct Monitor: Sendable {
             state.apply(event, at: time, connection: connection)
             self.pairs[key] = state
         }
+        // Not looked at here (replay evaluates at the end): the pair's verdict is due a look.
+        self.nextLook = .distantPast
         self.accepted += 1
         return .applied
     }
@@ -86,6 +96,7 @@ public struct Monitor: Sendable {
     public mutating func connectionClosed(_ connection: UInt64) {
         for index in self.pairs.indices where self.pairs.values[index].connection == connection {
             self.pairs.values[index].connectionClosed()
+            self.nextLook = .distantPast
         }
     }
 
@@ -95,7 +106,9 @@ public struct Monitor: Sendable {
         var state = state
         // The host view is not persisted: the pair takes the current one, which is not news to it.
         state.hostNetwork = self.hostNetwork
+        state.verdictHoldsUntil = .distantPast
         self.pairs[key] = state
+        self.nextLook = .distantPast
     }
 
     /// The host's view of its network changed at `now`: every pair whose engine never reported
@@ -185,11 +198,18 @@ public struct Monitor: Sendable {
 
     /// Compares each pair's verdict at `now` with the one last reported and returns the
     /// changes, remembering the new verdicts: the daemon logs each change once.
+    ///
+    /// Before ``nextLook`` nothing can have changed and no pair is looked at; otherwise every
+    /// pair is, and ``nextLook`` becomes exact: the earliest deadline left.
     public mutating func changes(at now: Timestamp) -> [StatusChange] {
+        guard now >= self.nextLook else { return [] }
         var changes: [StatusChange] = []
+        var earliest = Timestamp.distantFuture
         for index in self.pairs.indices {
             self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, onlyIfDue: true, into: &changes)
+            earliest = min(earliest, self.pairs.values[index].verdictHoldsUntil)
         }
+        self.nextLook = earliest
         return changes.sorted { $0.key < $1.key }
     }
 
@@ -214,9 +234,9 @@ public struct Monitor: Sendable {
         // In place through a mutating call: reading the pair out would copy it (and retain
         // all of its storage) for every event.
         let thresholds = self.configuration.thresholds(for: key.engine)
-        guard let (previous, evaluation) = self.pairs.values[index].takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue) else {
-            return
-        }
+        let verdict = self.pairs.values[index].takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
+        self.nextLook = min(self.nextLook, self.pairs.values[index].verdictHoldsUntil)
+        guard let (previous, evaluation) = verdict else { return }
         let failedPhase = self.pairs.values[index].outstandingFailure.map { (phase: $0.phase, error: $0.error) }
         func change(_ kind: StatusChange.Kind) -> StatusChange {
             StatusChange(key: key, kind: kind, evaluation: evaluation, failedPhase: failedPhase)

@@ -16,9 +16,21 @@ public final class MonitorStore: Sendable {
         var dirty = false
         /// Bumped on every change, so the status line and saver know whether anything moved.
         var generation: UInt64 = 0
+        /// When the evaluation service will next look (it sleeps until then).
+        var scheduledLook = Timestamp.distantPast
+
+        /// Whether the monitor now needs a look before the scheduled one (an event brought a
+        /// deadline closer, or a change needs a look at once); if so, that is the new schedule.
+        mutating func needsEarlierLook() -> Bool {
+            guard self.monitor.nextLook < self.scheduledLook else { return false }
+            self.scheduledLook = self.monitor.nextLook
+            return true
+        }
     }
 
     private let state: Mutex<State>
+    /// Wakes the evaluation service when a look falls due before the one it sleeps until.
+    private let earlierLook = WakeUp()
 
     public init(configuration: MonitorConfiguration) {
         self.state = Mutex(State(monitor: Monitor(configuration: configuration)))
@@ -49,6 +61,7 @@ public final class MonitorStore: Sendable {
     ) -> IngestOutcome {
         var outcome = IngestOutcome()
         outcome.rejections = batch.rejections
+        var wake = false
         self.state.withLock { state in
             state.received[transport.rawValue] += UInt64(batch.lines)
             for rejection in batch.rejections { state.monitor.count(rejection) }
@@ -73,44 +86,64 @@ public final class MonitorStore: Sendable {
                 state.dirty = true
                 state.generation &+= 1
             }
+            wake = state.needsEarlierLook()
         }
+        if wake { self.earlierLook.signal() }
         return outcome
     }
 
     /// A push connection closed: its tied engines are down until heard from again.
     public func connectionClosed(_ connection: UInt64, now: Timestamp) -> [StatusChange] {
-        self.state.withLock { state in
+        let changes = self.state.withLock { state in
             state.monitor.connectionClosed(connection)
             state.generation &+= 1
             let changes = state.monitor.changes(at: now)
             if !changes.isEmpty { state.dirty = true }
             return changes
         }
+        self.signalIfEarlierLook()
+        return changes
+    }
+
+    private func signalIfEarlierLook() {
+        if self.state.withLock({ $0.needsEarlierLook() }) { self.earlierLook.signal() }
     }
 
     /// The host's view of its network changed (docs/operations.md, "Host network view"): pairs
     /// whose engine never reported its network take it. Returns the verdict changes to log.
     public func setHostNetwork(_ status: NetworkStatus, now: Timestamp) -> [StatusChange] {
-        self.state.withLock { state in
-            guard status != state.monitor.hostNetwork else { return [] }
+        let changes = self.state.withLock { state in
+            guard status != state.monitor.hostNetwork else { return [StatusChange]() }
             let changes = state.monitor.setHostNetwork(status, at: now)
             // Stall clocks may have restarted (the host is back): worth saving.
             state.dirty = true
             state.generation &+= 1
             return changes
         }
+        self.signalIfEarlierLook()
+        return changes
     }
 
-    /// Time-driven changes (stalls crossing their threshold, missed heartbeats), for the ticker.
-    public func changes(at now: Timestamp) -> [StatusChange] {
+    /// Time-driven changes (stalls crossing their threshold, missed heartbeats), for the
+    /// evaluation service, and when it must look next: the monitor's next deadline, or `latest`
+    /// if that comes first. The service sleeps until then unless ``waitForEarlierLook()``
+    /// returns first.
+    public func look(at now: Timestamp, latest: Timestamp) -> (changes: [StatusChange], next: Timestamp) {
         self.state.withLock { state in
             let changes = state.monitor.changes(at: now)
             if !changes.isEmpty {
                 state.dirty = true
                 state.generation &+= 1
             }
-            return changes
+            state.scheduledLook = min(state.monitor.nextLook, latest)
+            return (changes, state.scheduledLook)
         }
+    }
+
+    /// Returns once a change needs a look before the time the last ``look(at:latest:)`` gave
+    /// (at once if one came since).
+    public func waitForEarlierLook() async {
+        await self.earlierLook.wait()
     }
 
     /// A copy of the state model (cheap: its storage is shared until written), for rendering
@@ -140,6 +173,7 @@ public final class MonitorStore: Sendable {
         self.state.withLock { state in
             for (key, pair) in pairs { state.monitor.restore(key, pair) }
         }
+        self.signalIfEarlierLook()
     }
 
     /// Applies a reloaded configuration.
@@ -148,6 +182,7 @@ public final class MonitorStore: Sendable {
             state.monitor.configuration = configuration
             state.generation &+= 1
         }
+        self.signalIfEarlierLook()
     }
 
     /// Checks that the lock can be taken: the watchdog's view of "the state model is not stuck".
