@@ -142,7 +142,7 @@ public struct HTTPRouter: Sendable {
                 return .text(.badRequest, "engine names are 1-64 characters of [A-Za-z0-9._-]\n")
             }
             let rows = snapshot.monitor.rows(at: now, engine: engine)
-            return HTTPResponse(status: .ok, contentType: "application/json", body: Array(StatusDocument.json(rows: rows, now: now).utf8))
+            return HTTPResponse(status: .ok, contentType: "application/json", body: StatusDocument(now: now, engines: rows).json())
         default:
             return .text(.notFound, "not found; try /metrics, /healthz or /api/v1/status\n")
         }

@@ -67,7 +67,7 @@ struct ReplayReport {
     var now: Timestamp
     var rows: [StatusRow]
 
-    var json: String { StatusDocument.json(rows: self.rows, now: self.now) }
+    var json: String { String(decoding: StatusDocument(now: self.now, engines: self.rows).json(), as: UTF8.self) }
     var table: String { StatusTable.render(rows: self.rows, now: self.now) }
     var severity: Severity { Severity.worst(of: self.rows.map(\.summary.severity)) }
 

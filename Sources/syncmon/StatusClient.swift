@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import SyncmonCore
+import SyncmonDaemon
 
 /// Fetches `/api/v1/status` from a running daemon with a minimal blocking HTTP/1.1 GET (the
 /// command runs once and exits; a connection pool would be wasted).
@@ -27,13 +28,13 @@ struct StatusClient {
             path += "?engine=" + engine
         }
         let body = try self.get(host: host, port: port, path: path)
-        let document: StatusJSON
+        let document: StatusDocument
         do {
-            document = try JSONDecoder().decode(StatusJSON.self, from: Data(body.utf8))
+            document = try StatusDocument(json: Array(body.utf8))
         } catch {
             throw Unreachable(description: "\(self.url) did not answer with syncmon status JSON (\(error))")
         }
-        return (body, document.timestamp, try document.rows())
+        return (body, document.now, document.engines)
     }
 
     private func parse() throws -> (String, Int, String) {
@@ -92,95 +93,5 @@ struct StatusClient {
             throw Unreachable(description: "\(self.url) answered \(statusLine)")
         }
         return String(decoding: response[(split + 4)...], as: UTF8.self)
-    }
-}
-
-/// The status JSON of SPEC §4, as the daemon sends it.
-struct StatusJSON: Decodable {
-    struct Row: Decodable {
-        struct PhaseJSON: Decodable {
-            struct ErrorJSON: Decodable {
-                var code: String
-                var `class`: String?
-            }
-
-            struct FailingJSON: Decodable {
-                var since: String
-                var error: ErrorJSON
-            }
-
-            var state: String
-            var started: String?
-            var ended: String?
-            var error: ErrorJSON?
-            var failing: FailingJSON?
-        }
-
-        struct Pending: Decodable {
-            var recordZone: Int64
-            var database: Int64
-        }
-
-        var engine: String
-        var database: String
-        var summary: String
-        var stalled: [String]
-        var account: String
-        var network: String
-        var setup: PhaseJSON
-        var `import`: PhaseJSON
-        var export: PhaseJSON
-        var throttledUntil: String?
-        var pending: Pending
-        var lastEvent: String
-        var up: Bool
-    }
-
-    var now: String
-    var engines: [Row]
-
-    var timestamp: Timestamp { RFC3339.parse(self.now) ?? Timestamp(microseconds: 0) }
-
-    func rows() throws -> [StatusRow] {
-        try self.engines.map { row in
-            guard let engine = InlineName(row.engine), let database = Database(row.database),
-                let summary = Summary(row.summary)
-            else { throw StatusClient.Unreachable(description: "unexpected row in status JSON: \(row.engine)/\(row.database)") }
-            return StatusRow(
-                key: PairKey(engine: engine, database: database),
-                summary: summary,
-                stalls: StallSet(row.stalled.compactMap(StallReason.init)),
-                account: AccountStatus.allCases.first { $0.description == row.account } ?? .unknown,
-                network: NetworkStatus.allCases.first { $0.description == row.network } ?? .unknown,
-                phases: (Self.phase(row.setup), Self.phase(row.import), Self.phase(row.export)),
-                failing: (Self.failing(row.setup), Self.failing(row.import), Self.failing(row.export)),
-                throttledUntil: row.throttledUntil.flatMap(RFC3339.parse),
-                pending: (row.pending.recordZone, row.pending.database),
-                lastEvent: RFC3339.parse(row.lastEvent) ?? Timestamp(microseconds: 0),
-                up: row.up
-            )
-        }
-    }
-
-    private static func phase(_ json: Row.PhaseJSON) -> PhaseState {
-        let started = json.started.flatMap(RFC3339.parse) ?? Timestamp(microseconds: 0)
-        let ended = json.ended.flatMap(RFC3339.parse) ?? started
-        switch json.state {
-        case "in_progress": return .inProgress(since: started)
-        case "succeeded": return .succeeded(started: started, ended: ended)
-        case "failed": return .failed(started: started, ended: ended, error: Self.error(json.error))
-        default: return .notStarted
-        }
-    }
-
-    private static func failing(_ json: Row.PhaseJSON) -> OutstandingFailure? {
-        guard let failing = json.failing else { return nil }
-        return OutstandingFailure(since: RFC3339.parse(failing.since) ?? Timestamp(microseconds: 0), error: Self.error(failing.error))
-    }
-
-    private static func error(_ json: Row.PhaseJSON.ErrorJSON?) -> PhaseError {
-        let code = ErrorCode(name: InlineName(String((json?.code ?? "unknown").prefix(64))) ?? InlineName())
-        let errorClass = ErrorClass.allCases.first { $0.description == json?.class } ?? code.errorClass
-        return PhaseError(code: code, errorClass: errorClass)
     }
 }

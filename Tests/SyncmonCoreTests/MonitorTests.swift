@@ -175,7 +175,7 @@ struct MonitorTests {
         #expect(!state.isDown(at: at(1_000_000_000)))
         let rows = monitor.rows(at: at(10))
         #expect(rows.first?.summary == .throttled)
-        #expect(StatusDocument.json(rows: rows, now: at(10)).contains("\"throttledUntil\": \""))
+        #expect(statusJSON(rows: rows, now: at(10)).contains("\"throttledUntil\" : \""))
     }
 
     // MARK: Connections

@@ -132,11 +132,11 @@ struct OutstandingFailureTests {
     }
 
     @Test("status JSON shows failing on the phase whatever its state")
-    func statusJSON() throws {
+    func failingInStatusJSON() throws {
         let state = pairState(Self.failedExport(10) + [s(15, .willSendChanges)])
         let key = PairKey(engine: name("notes"), database: .private)
         let row = StatusRow(key: key, state: state, at: at(20), thresholds: .defaults)
-        let json = StatusDocument.json(rows: [row], now: at(20))
+        let json = statusJSON(rows: [row], now: at(20))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let engine = try #require((document["engines"] as? [[String: Any]])?.first)
         let export = try #require(engine["export"] as? [String: Any])

@@ -34,7 +34,7 @@ struct StatusDocumentTests {
     }
 
     static func document(_ monitor: Monitor, at now: Timestamp, pretty: Bool = true) throws -> (text: String, object: [String: Any]) {
-        let text = StatusDocument.json(rows: monitor.rows(at: now), now: now, pretty: pretty)
+        let text = statusJSON(rows: monitor.rows(at: now), now: now, pretty: pretty)
         let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
         let object = try #require(parsed as? [String: Any])
         return (text, object)
@@ -162,5 +162,26 @@ struct StatusDocumentTests {
         let row = try Self.engines(object)[0]
         #expect(row["lastEvent"] as? String == "2026-11-21T12:00:00.25Z")
         #expect((row["import"] as? [String: String])?["started"] == "2026-11-21T12:00:00.25Z")
+    }
+
+    @Test("read back, the document is the one written: every state, failing, throttle and null")
+    func roundTrip() throws {
+        let monitor = Self.monitor()
+        for now in [at(0), at(10), at(200)] {
+            let text = statusJSON(rows: monitor.rows(at: now), now: now)
+            let document = try JSONDecoder().decode(StatusDocument.self, from: Data(text.utf8))
+            #expect(document.now == now)
+            #expect(document.engines.count == 3)
+            #expect(statusJSON(rows: document.engines, now: document.now) == text)
+        }
+    }
+
+    @Test("reading refuses a document that is not syncmon's", arguments: [
+        #"{"engines": []}"#,
+        #"{"now": "yesterday", "engines": []}"#,
+        #"{"now": "2026-11-21T12:00:00Z", "engines": [{"engine": "a b"}]}"#,
+    ])
+    func refusesForeign(_ text: String) {
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(StatusDocument.self, from: Data(text.utf8)) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SyncmonCore
 import Testing
 
@@ -201,4 +202,15 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+// MARK: Status JSON
+
+/// The status document as JSON text, encoded as the daemon does (Foundation's encoder, keys
+/// sorted, a newline at the end).
+func statusJSON(rows: [StatusRow], now: Timestamp, pretty: Bool = true) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(StatusDocument(now: now, engines: rows))) ?? Data()
+    return String(decoding: data, as: UTF8.self) + "\n"
 }

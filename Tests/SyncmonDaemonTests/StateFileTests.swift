@@ -16,7 +16,7 @@ struct StateFileTests {
     var stateDirectory: String { self.directory.path("nested/state") }
 
     func status(_ monitor: Monitor, at now: Timestamp) -> String {
-        StatusDocument.json(rows: monitor.rows(at: now), now: now)
+        String(decoding: StatusDocument(now: now, engines: monitor.rows(at: now)).json(), as: UTF8.self)
     }
 
     @Test("save then load gives back every pair's state")

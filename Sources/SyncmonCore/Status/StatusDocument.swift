@@ -1,67 +1,61 @@
-/// The status JSON of SPEC §4, served at `/api/v1/status` and printed by `status --json` and
-/// `replay --json`.
-public enum StatusDocument {
-    /// Renders `rows` as of `now`; `pretty` indents for people.
-    public static func json(rows: [StatusRow], now: Timestamp, pretty: Bool = true) -> String {
-        var writer = JSONWriter(pretty: pretty)
-        writer.beginObject()
-        writer.string(RFC3339.format(now), key: "now")
-        writer.beginArray(key: "engines")
-        for row in rows {
-            writer.beginObject()
-            writer.string(row.key.engine.description, key: "engine")
-            writer.string(row.key.database.description, key: "database")
-            writer.string(row.summary.description, key: "summary")
-            writer.beginArray(key: "stalled")
-            for reason in row.stalls { writer.string(reason.description) }
-            writer.endArray()
-            writer.string(row.account.description, key: "account")
-            writer.string(row.network.description, key: "network")
-            for phase in Phase.allCases { self.write(row[phase], failing: row.failing(phase), key: phase.description, to: &writer) }
-            writer.string(row.throttledUntil.map(RFC3339.format), key: "throttledUntil")
-            writer.beginObject(key: "pending")
-            writer.integer(row.pendingRecordZoneChanges, key: "recordZone")
-            writer.integer(row.pendingDatabaseChanges, key: "database")
-            writer.endObject()
-            writer.string(RFC3339.format(row.lastEvent), key: "lastEvent")
-            writer.bool(row.up, key: "up")
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.endObject()
-        return writer.output + "\n"
+/// The status document: what `GET /api/v1/status` serves, `syncmon status --json` and
+/// `syncmon replay --json` print, and `syncmon status` reads back — one type for all of them,
+/// so the writer and the readers cannot drift apart. The wire form is in docs/protocol.md
+/// ("Status JSON"): times as RFC 3339 strings, states and reasons by their label names.
+///
+/// The core only defines the document; the daemon and the command line encode it (with
+/// Foundation's encoder, which the core does without).
+public struct StatusDocument: Codable, Sendable {
+    public var now: Timestamp
+    public var engines: [StatusRow]
+
+    public init(now: Timestamp, engines: [StatusRow]) {
+        self.now = now
+        self.engines = engines
     }
 
-    private static func write(_ state: PhaseState, failing: OutstandingFailure?, key: String, to writer: inout JSONWriter) {
-        writer.beginObject(key: key)
-        writer.string(state.name.description, key: "state")
-        switch state {
-        case .notStarted:
-            break
-        case .inProgress(let since):
-            writer.string(RFC3339.format(since), key: "started")
-        case .succeeded(let started, let ended):
-            writer.string(RFC3339.format(started), key: "started")
-            writer.string(RFC3339.format(ended), key: "ended")
-        case .failed(let started, let ended, let error):
-            writer.string(RFC3339.format(started), key: "started")
-            writer.string(RFC3339.format(ended), key: "ended")
-            self.write(error, key: "error", to: &writer)
-        }
-        // Whatever the current state: a retry in progress is still failing.
-        if let failing {
-            writer.beginObject(key: "failing")
-            writer.string(RFC3339.format(failing.since), key: "since")
-            self.write(failing.error, key: "error", to: &writer)
-            writer.endObject()
-        }
-        writer.endObject()
+    enum CodingKeys: String, CodingKey {
+        case now, engines
     }
 
-    private static func write(_ error: PhaseError, key: String, to writer: inout JSONWriter) {
-        writer.beginObject(key: key)
-        writer.string(error.code.description, key: "code")
-        writer.string(error.errorClass.description, key: "class")
-        writer.endObject()
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.now = try container.decodeTime(forKey: .now)
+        self.engines = try container.decode([StatusRow].self, forKey: .engines)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(RFC3339.format(self.now), forKey: .now)
+        try container.encode(self.engines, forKey: .engines)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// An RFC 3339 time.
+    func decodeTime(forKey key: Key) throws -> Timestamp {
+        let text = try self.decode(String.self, forKey: key)
+        guard let time = RFC3339.parse(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not an RFC 3339 time: \(text)")
+        }
+        return time
+    }
+
+    /// An RFC 3339 time or null.
+    func decodeTimeIfPresent(forKey key: Key) throws -> Timestamp? {
+        guard let text = try self.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let time = RFC3339.parse(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not an RFC 3339 time: \(text)")
+        }
+        return time
+    }
+
+    /// A value by its wire name (`description`) among `Value.allCases`.
+    func decodeName<Value: CaseIterable & CustomStringConvertible>(_ type: Value.Type, forKey key: Key) throws -> Value {
+        let text = try self.decode(String.self, forKey: key)
+        guard let value = Value.allCases.first(where: { $0.description == text }) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "unknown \(Value.self) \(text)")
+        }
+        return value
     }
 }

@@ -1,0 +1,140 @@
+/// A row's wire form in the status document (docs/protocol.md, "Status JSON"). Written by hand
+/// rather than synthesized: the state file stores the same enums as numbers, the document by
+/// their label names, and a phase's object carries its outstanding failure beside its state.
+extension StatusRow: Codable {
+    enum CodingKeys: String, CodingKey {
+        case engine, database, summary, stalled, account, network
+        case setup, `import`, export
+        case throttledUntil, pending, lastEvent, up
+    }
+
+    enum PendingKeys: String, CodingKey {
+        case recordZone, database
+    }
+
+    enum PhaseKeys: String, CodingKey {
+        case state, started, ended, error, failing
+    }
+
+    enum FailingKeys: String, CodingKey {
+        case since, error
+    }
+
+    enum ErrorKeys: String, CodingKey {
+        case code, `class`
+    }
+
+    private static func phaseKey(_ phase: Phase) -> CodingKeys {
+        switch phase {
+        case .setup: .setup
+        case .import: .import
+        case .export: .export
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.key.engine.description, forKey: .engine)
+        try container.encode(self.key.database.description, forKey: .database)
+        try container.encode(self.summary.description, forKey: .summary)
+        try container.encode(self.stalls.map(\.description), forKey: .stalled)
+        try container.encode(self.account.description, forKey: .account)
+        try container.encode(self.network.description, forKey: .network)
+        for phase in Phase.allCases {
+            var object = container.nestedContainer(keyedBy: PhaseKeys.self, forKey: Self.phaseKey(phase))
+            let state = self[phase]
+            try object.encode(state.name.description, forKey: .state)
+            switch state {
+            case .notStarted:
+                break
+            case .inProgress(let since):
+                try object.encode(RFC3339.format(since), forKey: .started)
+            case .succeeded(let started, let ended):
+                try object.encode(RFC3339.format(started), forKey: .started)
+                try object.encode(RFC3339.format(ended), forKey: .ended)
+            case .failed(let started, let ended, let error):
+                try object.encode(RFC3339.format(started), forKey: .started)
+                try object.encode(RFC3339.format(ended), forKey: .ended)
+                try Self.encode(error, into: object.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error))
+            }
+            // Whatever the current state: a retry in progress is still failing.
+            if let failing = self.failing(phase) {
+                var failingObject = object.nestedContainer(keyedBy: FailingKeys.self, forKey: .failing)
+                try failingObject.encode(RFC3339.format(failing.since), forKey: .since)
+                try Self.encode(failing.error, into: failingObject.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error))
+            }
+        }
+        // Always present, null once the throttle has passed.
+        try container.encode(self.throttledUntil.map(RFC3339.format), forKey: .throttledUntil)
+        var pending = container.nestedContainer(keyedBy: PendingKeys.self, forKey: .pending)
+        try pending.encode(self.pendingRecordZoneChanges, forKey: .recordZone)
+        try pending.encode(self.pendingDatabaseChanges, forKey: .database)
+        try container.encode(RFC3339.format(self.lastEvent), forKey: .lastEvent)
+        try container.encode(self.up, forKey: .up)
+    }
+
+    private static func encode(_ error: PhaseError, into container: KeyedEncodingContainer<ErrorKeys>) throws {
+        var container = container
+        try container.encode(error.code.description, forKey: .code)
+        try container.encode(error.errorClass.description, forKey: .class)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let engineText = try container.decode(String.self, forKey: .engine)
+        let databaseText = try container.decode(String.self, forKey: .database)
+        guard let engine = InlineName(engineText), let database = Database(databaseText) else {
+            throw DecodingError.dataCorruptedError(forKey: .engine, in: container, debugDescription: "not an engine/database pair: \(engineText)/\(databaseText)")
+        }
+        // Reasons a newer daemon may add are skipped rather than refused.
+        let stalled = try container.decode([String].self, forKey: .stalled)
+        var phases: [PhaseState] = []
+        var failing: [OutstandingFailure?] = []
+        for phase in Phase.allCases {
+            let object = try container.nestedContainer(keyedBy: PhaseKeys.self, forKey: Self.phaseKey(phase))
+            let name = try object.decodeName(PhaseStateName.self, forKey: .state)
+            switch name {
+            case .notStarted:
+                phases.append(.notStarted)
+            case .inProgress:
+                phases.append(.inProgress(since: try object.decodeTime(forKey: .started)))
+            case .succeeded:
+                phases.append(.succeeded(started: try object.decodeTime(forKey: .started), ended: try object.decodeTime(forKey: .ended)))
+            case .failed:
+                let error = try Self.decodeError(object.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error))
+                phases.append(.failed(started: try object.decodeTime(forKey: .started), ended: try object.decodeTime(forKey: .ended), error: error))
+            }
+            if object.contains(.failing) {
+                let failingObject = try object.nestedContainer(keyedBy: FailingKeys.self, forKey: .failing)
+                let error = try Self.decodeError(failingObject.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error))
+                failing.append(OutstandingFailure(since: try failingObject.decodeTime(forKey: .since), error: error))
+            } else {
+                failing.append(nil)
+            }
+        }
+        let pending = try container.nestedContainer(keyedBy: PendingKeys.self, forKey: .pending)
+        self.init(
+            key: PairKey(engine: engine, database: database),
+            summary: try container.decodeName(Summary.self, forKey: .summary),
+            stalls: StallSet(stalled.compactMap(StallReason.init)),
+            account: try container.decodeName(AccountStatus.self, forKey: .account),
+            network: try container.decodeName(NetworkStatus.self, forKey: .network),
+            phases: (phases[0], phases[1], phases[2]),
+            failing: (failing[0], failing[1], failing[2]),
+            throttledUntil: try container.decodeTimeIfPresent(forKey: .throttledUntil),
+            pending: (try pending.decode(Int64.self, forKey: .recordZone), try pending.decode(Int64.self, forKey: .database)),
+            lastEvent: try container.decodeTime(forKey: .lastEvent),
+            up: try container.decode(Bool.self, forKey: .up)
+        )
+    }
+
+    private static func decodeError(_ container: KeyedDecodingContainer<ErrorKeys>) throws -> PhaseError {
+        let codeText = try container.decode(String.self, forKey: .code)
+        guard let name = InlineName(codeText) else {
+            throw DecodingError.dataCorruptedError(forKey: .code, in: container, debugDescription: "not an error code: \(codeText)")
+        }
+        let code = ErrorCode(name: name)
+        let errorClass = try container.contains(.class) ? container.decodeName(ErrorClass.self, forKey: .class) : code.errorClass
+        return PhaseError(code: code, errorClass: errorClass)
+    }
+}
