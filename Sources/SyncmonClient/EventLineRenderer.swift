@@ -267,21 +267,12 @@ public struct EventLineRenderer: Sendable {
     }
 
     static func wireName(_ status: AccountStatus) -> String {
-        switch status {
-        case .available: "available"
-        case .noAccount: "noAccount"
-        case .restricted: "restricted"
-        case .temporarilyUnavailable: "temporarilyUnavailable"
         // `unknown` is syncmon's "nothing heard yet", not an answer an engine can give.
-        case .couldNotDetermine, .unknown: "couldNotDetermine"
-        }
+        let sent = status == .unknown ? AccountStatus.couldNotDetermine : status
+        return sent.wireName?.description ?? ""
     }
 
     static func wireName(_ change: AccountChangeType) -> String {
-        switch change {
-        case .signIn: "signIn"
-        case .signOut: "signOut"
-        case .switchAccounts: "switchAccounts"
-        }
+        change.wireName.description
     }
 }

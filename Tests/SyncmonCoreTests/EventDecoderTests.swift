@@ -282,3 +282,23 @@ struct EventDecoderTests {
         #expect(fromBuffer.event?.sequence == 7)
     }
 }
+
+/// The wire spellings the client renders are the ones the decoder parses: one table in the core.
+@Suite("Wire names")
+struct WireNameTests {
+    @Test("every account status an engine can send parses back from its wire name", arguments: AccountStatus.allCases)
+    func accountStatus(_ status: AccountStatus) {
+        guard let wire = status.wireName else {
+            #expect(status == .unknown)
+            return
+        }
+        let parsed = wire.withUTF8Buffer { AccountStatus(wire: UnsafeRawBufferPointer($0)) }
+        #expect(parsed == status)
+    }
+
+    @Test("every account change parses back from its wire name", arguments: AccountChangeType.allCases)
+    func accountChange(_ change: AccountChangeType) {
+        let parsed = change.wireName.withUTF8Buffer { AccountChangeType(wire: UnsafeRawBufferPointer($0)) }
+        #expect(parsed == change)
+    }
+}

@@ -20,21 +20,24 @@ public enum AccountStatus: Int, CaseIterable, Hashable, Sendable, Codable, Custo
         }
     }
 
-    /// Parses the wire spelling of `accountStatus.status` (camel case, as CKAccountStatus).
-    public init?(wire name: UnsafeRawBufferPointer) {
-        if InlineName.bytes(name, equal: "available") {
-            self = .available
-        } else if InlineName.bytes(name, equal: "noAccount") {
-            self = .noAccount
-        } else if InlineName.bytes(name, equal: "restricted") {
-            self = .restricted
-        } else if InlineName.bytes(name, equal: "couldNotDetermine") {
-            self = .couldNotDetermine
-        } else if InlineName.bytes(name, equal: "temporarilyUnavailable") {
-            self = .temporarilyUnavailable
-        } else {
-            return nil
+    /// The wire spelling of `accountStatus.status` (camel case, as CKAccountStatus): the one
+    /// table the decoder and the client's renderer share. `nil` for `unknown`, syncmon's own
+    /// "nothing heard yet", which no engine sends.
+    public var wireName: StaticString? {
+        switch self {
+        case .available: "available"
+        case .noAccount: "noAccount"
+        case .restricted: "restricted"
+        case .couldNotDetermine: "couldNotDetermine"
+        case .temporarilyUnavailable: "temporarilyUnavailable"
+        case .unknown: nil
         }
+    }
+
+    /// Parses the wire spelling of `accountStatus.status`.
+    public init?(wire name: UnsafeRawBufferPointer) {
+        guard let status = Self.allCases.first(where: { $0.wireName.map { InlineName.bytes(name, equal: $0) } ?? false }) else { return nil }
+        self = status
     }
 
     /// Only a known status other than `available` counts as "account not available".
@@ -58,16 +61,19 @@ public enum AccountChangeType: Int, CaseIterable, Hashable, Sendable, CustomStri
         }
     }
 
-    public init?(wire name: UnsafeRawBufferPointer) {
-        if InlineName.bytes(name, equal: "signIn") {
-            self = .signIn
-        } else if InlineName.bytes(name, equal: "signOut") {
-            self = .signOut
-        } else if InlineName.bytes(name, equal: "switchAccounts") {
-            self = .switchAccounts
-        } else {
-            return nil
+    /// The wire spelling of `accountChange.changeType` (camel case, as CKSyncEngine's), shared
+    /// by the decoder and the client's renderer.
+    public var wireName: StaticString {
+        switch self {
+        case .signIn: "signIn"
+        case .signOut: "signOut"
+        case .switchAccounts: "switchAccounts"
         }
+    }
+
+    public init?(wire name: UnsafeRawBufferPointer) {
+        guard let change = Self.allCases.first(where: { InlineName.bytes(name, equal: $0.wireName) }) else { return nil }
+        self = change
     }
 }
 
