@@ -328,15 +328,14 @@ struct Benchmark {
     // MARK: - Process and file helpers
 
     static func wallSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        Double(WallClock.now().microseconds) / 1e6
     }
 
+    private static let monotonicOrigin = ContinuousClock.now
+
     static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        let (seconds, attoseconds) = (ContinuousClock.now - Self.monotonicOrigin).components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {

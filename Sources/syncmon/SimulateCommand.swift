@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import SyncmonClient
 import SyncmonCore
+import SyncmonDaemon
 import SyncmonSimulation
 
 #if canImport(Glibc)
@@ -115,7 +116,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        let start = self.start.flatMap { RFC3339.parse($0) } ?? SimulationClock.wallNow()
+        let start = self.start.flatMap { RFC3339.parse($0) } ?? WallClock.now()
         let options = FleetSimulation.Options(
             engines: self.engines, rate: self.rate, seed: seed, start: start, duration: self.duration?.span,
             heartbeatInterval: self.heartbeat.span, scenarios: self.scenarios.map(\.scenario), prefix: self.prefix,
@@ -300,14 +301,8 @@ private enum SimulationSignals {
 /// Set by the signal handler, read by the simulation loop.
 private let stopFlag = Atomic<Bool>(false)
 
-/// Time and reachability helpers for the simulation.
+/// Reachability of the push socket, for the simulation.
 private enum SimulationClock {
-    static func wallNow() -> Timestamp {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Timestamp(microseconds: Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000)
-    }
-
     /// Whether a connection to the push socket succeeds now (for a clear message up front).
     static func canConnect(to path: String) -> Bool {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

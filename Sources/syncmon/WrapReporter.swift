@@ -54,7 +54,7 @@ final class WrapReporter: @unchecked Sendable {
     /// Once a second while the command runs: samples the process tree's I/O and sends the
     /// progress gathered since the last tick.
     func tick(pid: pid_t, carried: Int64) {
-        let now = Self.monotonicNow()
+        let now = MonotonicTime.timestamp()
         var moved: Int64?
         var readable = false
         if self.ioSignal != nil {
@@ -67,13 +67,6 @@ final class WrapReporter: @unchecked Sendable {
         if let batch = self.gate.tick(ioMoved: moved, ioReadable: readable, at: now) {
             self.client.send(Self.event(batch, phase: self.phase))
         }
-    }
-
-    /// A monotonic clock as a timestamp: rates must not jump with the wall clock.
-    static func monotonicNow() -> Timestamp {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Timestamp(microseconds: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
     }
 
     /// Sends what is left when the command has ended: the files of its last seconds.

@@ -94,14 +94,14 @@ final class WrappedProcess: @unchecked Sendable {
         var carried: Int64 = 0
         var termination: ExitStatusTable.Termination?
         var exitedAt = 0.0
-        var nextTick = Self.seconds() + 1
+        var nextTick = MonotonicTime.seconds() + 1
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
         defer { buffer.deallocate() }
 
         while true {
             let open = streams.filter { !$0.closed }
-            if termination != nil, open.isEmpty || Self.seconds() - exitedAt > Self.drainTime { break }
-            let wait = max(0, min(0.25, nextTick - Self.seconds()))
+            if termination != nil, open.isEmpty || MonotonicTime.seconds() - exitedAt > Self.drainTime { break }
+            let wait = max(0, min(0.25, nextTick - MonotonicTime.seconds()))
             if open.isEmpty {
                 usleep(UInt32(wait * 1_000_000))
             } else {
@@ -121,13 +121,13 @@ final class WrappedProcess: @unchecked Sendable {
             }
             let pending = pendingSignals.exchange(0, ordering: .relaxed)
             for signal in Self.forwarded where pending & (UInt64(1) << UInt64(signal)) != 0 { kill(pid, signal) }
-            if Self.seconds() >= nextTick {
+            if MonotonicTime.seconds() >= nextTick {
                 if termination == nil { callbacks.tick(pid, carried) }
-                nextTick = Self.seconds() + 1
+                nextTick = MonotonicTime.seconds() + 1
             }
             if termination == nil, let ended = Self.reap(pid) {
                 termination = ended
-                exitedAt = Self.seconds()
+                exitedAt = MonotonicTime.seconds()
             }
         }
         for index in streams.indices where !streams[index].closed { streams[index].close(callbacks: callbacks) }
@@ -240,13 +240,6 @@ final class WrappedProcess: @unchecked Sendable {
         guard reaped == pid else { return nil }
         let signal = status & 0x7F
         return signal != 0 ? .signalled(signal) : .exited((status >> 8) & 0xFF)
-    }
-
-    /// A monotonic clock in seconds.
-    private static func seconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Catches the forwarded signals before the child exists, so none is lost in between. A
