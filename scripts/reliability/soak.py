@@ -247,6 +247,8 @@ def rss(work, seconds, warmup, sample_every, engines, rate):
         "samples": samples,
     }
     daemon.terminate()
+    shown = {k: v for k, v in figures.items() if k != "samples"}
+    log(f"rss figures: {json.dumps(shown)}; samples (s, KiB): {samples}")
     check(low >= reference * 0.95 and high <= reference * 1.05,
           f"RSS left +-5 % of {reference:.0f} KiB after the warm-up: min {low}, max {high}")
     check(figures["events_received"] >= sent[0], "events sent were not all counted")
