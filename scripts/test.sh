@@ -42,6 +42,13 @@ export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
 scripts/test-deploy.sh
 # The Syncthing adapter against two real Syncthing instances on loopback (about 2 minutes).
 scripts/syncthing/test-syncthing.sh
+# --- Reliability (docs/operations.md, "Reliability"; docs/soak.md) -------------------------------
+# Faults injected into the real daemon (about 1.5 minutes; root: private tmpfs and journald in a
+# mount namespace), then the CI soak: a simulated fleet's day through replay and through a live
+# daemon restarted mid-stream, and RSS flatness under 1,000 engines (about 2.5 minutes).
+scripts/test-faults.sh
+scripts/soak.sh
+# --- end of reliability ---------------------------------------------------------------------------
 # Three runs rather than one: the daemon and client suites start real daemons and wait on
 # them, and on a 2-core machine sharing one process (and its 2 concurrency threads) with the
 # rest made their timing assertions flaky.

@@ -14,6 +14,9 @@ public final class MonitorStore: Sendable {
         var received = [UInt64](repeating: 0, count: Transport.allCases.count)
         /// Changed since the last save.
         var dirty = false
+        /// When the oldest change not yet saved was made: the saver has it on disk within its
+        /// budget of that moment.
+        var dirtySince: Timestamp? = nil
         /// Bumped on every change, so the status line and saver know whether anything moved.
         var generation: UInt64 = 0
         /// When the evaluation service will next look (it sleeps until then).
@@ -25,6 +28,12 @@ public final class MonitorStore: Sendable {
             guard self.monitor.nextLook < self.scheduledLook else { return false }
             self.scheduledLook = self.monitor.nextLook
             return true
+        }
+
+        /// A change made at `time`; the oldest unsaved one sets when the saver must write.
+        mutating func markDirty(at time: Timestamp) {
+            if !self.dirty || self.dirtySince.map({ time < $0 }) == true { self.dirtySince = time }
+            self.dirty = true
         }
     }
 
@@ -83,7 +92,7 @@ public final class MonitorStore: Sendable {
                 }
             }
             if applied {
-                state.dirty = true
+                state.markDirty(at: now)
                 state.generation &+= 1
             }
             wake = state.needsEarlierLook()
@@ -98,7 +107,7 @@ public final class MonitorStore: Sendable {
             state.monitor.connectionClosed(connection)
             state.generation &+= 1
             let changes = state.monitor.changes(at: now)
-            if !changes.isEmpty { state.dirty = true }
+            if !changes.isEmpty { state.markDirty(at: now) }
             return changes
         }
         self.signalIfEarlierLook()
@@ -116,7 +125,7 @@ public final class MonitorStore: Sendable {
             guard status != state.monitor.hostNetwork else { return [StatusChange]() }
             let changes = state.monitor.setHostNetwork(status, at: now)
             // Stall clocks may have restarted (the host is back): worth saving.
-            state.dirty = true
+            state.markDirty(at: now)
             state.generation &+= 1
             return changes
         }
@@ -132,7 +141,7 @@ public final class MonitorStore: Sendable {
         self.state.withLock { state in
             let changes = state.monitor.changes(at: now)
             if !changes.isEmpty {
-                state.dirty = true
+                state.markDirty(at: now)
                 state.generation &+= 1
             }
             state.scheduledLook = min(state.monitor.nextLook, latest)
@@ -154,17 +163,23 @@ public final class MonitorStore: Sendable {
 
     public var generation: UInt64 { self.state.withLock { $0.generation } }
 
-    /// Marks the state as not yet persisted (a save failed), so the next save writes it.
-    public func markDirty() {
-        self.state.withLock { $0.dirty = true }
+    /// Marks the state as not yet persisted (a save failed), so the next save writes it;
+    /// `since` is when its oldest change was made.
+    public func markDirty(since: Timestamp) {
+        self.state.withLock { $0.markDirty(at: since) }
     }
 
-    /// Takes the state to persist if it changed since the last call.
-    public func takeDirty() -> Monitor? {
+    /// When the oldest unsaved change was made; `nil` when everything is saved.
+    public var dirtySince: Timestamp? { self.state.withLock { $0.dirty ? $0.dirtySince : nil } }
+
+    /// Takes the state to persist, and when its oldest change was made, if it changed since
+    /// the last call.
+    public func takeDirty() -> (monitor: Monitor, since: Timestamp)? {
         self.state.withLock { state in
-            guard state.dirty else { return nil }
+            guard state.dirty, let since = state.dirtySince else { return nil }
             state.dirty = false
-            return state.monitor
+            state.dirtySince = nil
+            return (state.monitor, since)
         }
     }
 

@@ -3,12 +3,14 @@ import ServiceLifecycle
 import SyncmonCore
 import SyncmonSystemd
 
-/// Writes the state at most once per interval when it changed, and once more on shutdown, so a
-/// `kill -9` loses at most one interval of changes (docs/operations.md, "State").
+/// Writes the state within `interval` of each change (docs/operations.md, "Persisted state"),
+/// so a `kill -9` loses at most that much, and once more on shutdown. When to save is
+/// `SaveSchedule`'s decision: a save starts when the oldest unsaved change is `interval` minus
+/// the last save's duration old, saves start at least half an interval apart.
 ///
 /// A save that fails (a full or read-only state directory) leaves the state dirty and is tried
-/// again, after 1, 2, 4 and then every 5 intervals, until it succeeds, whether or not anything changes
-/// meanwhile; `health` counts it for `/metrics`.
+/// again, after 1, 2, 4 and then every 5 intervals, until it succeeds, whether or not anything
+/// changes meanwhile; `health` counts it for `/metrics`.
 public struct PersistenceService: Service {
     let file: StateFile
     let store: MonitorStore
@@ -23,9 +25,6 @@ public struct PersistenceService: Service {
         self.logger = logger
         self.health = health
     }
-
-    /// The longest wait between retries, in intervals.
-    static let maximumRetryIntervals: Int64 = 5
 
     /// Restores persisted pairs into the store (before any listener starts).
     public func restore() {
@@ -50,11 +49,17 @@ public struct PersistenceService: Service {
 
     public func run() async throws {
         try? await cancelWhenGracefulShutdown {
-            var wait: Int64 = 1
+            var schedule = SaveSchedule(budget: self.interval)
             while true {
-                try await Task.sleep(for: .microseconds(self.interval.microseconds * wait))
-                let saved = self.saveIfDirty(final: false)
-                wait = saved ? 1 : min(wait * 2, Self.maximumRetryIntervals)
+                let now = WallClock.now()
+                let dirtySince = self.store.dirtySince
+                if schedule.isDue(now: now, dirtySince: dirtySince) {
+                    let saved = self.saveIfDirty(final: false)
+                    schedule.saved(start: now, end: WallClock.now(), succeeded: saved)
+                    continue
+                }
+                let wake = schedule.nextCheck(now: now, dirtySince: dirtySince)
+                try await Task.sleep(for: .microseconds(max(1_000, wake.since(now).microseconds)))
             }
         }
         // The final save on SIGTERM: attempted whatever happened before, its failure logged.
@@ -64,7 +69,7 @@ public struct PersistenceService: Service {
     /// Saves when anything changed (or an earlier save failed); `false` when the save failed.
     @discardableResult
     func saveIfDirty(final: Bool) -> Bool {
-        guard let monitor = self.store.takeDirty() else { return true }
+        guard let (monitor, since) = self.store.takeDirty() else { return true }
         let now = WallClock.now()
         let metadata: Logger.Metadata = [SyncmonMetadataKey.statePath: "\(self.file.path)"]
         do {
@@ -76,7 +81,7 @@ public struct PersistenceService: Service {
             return true
         } catch {
             // Not lost: still dirty, so the next attempt writes it (with whatever came since).
-            self.store.markDirty()
+            self.store.markDirty(since: since)
             let inARow = self.health.failed()
             var details = metadata
             details["syncmon.reason"] = "\(error)"

@@ -82,6 +82,9 @@ public struct PushIngestService: Service {
         self.logger.info("listening for events", metadata: ["syncmon.events_socket": "\(self.path)"])
         self.readiness.arrive()
         try? await gracefulShutdown()
+        // From here on the daemon itself closes the connections: that says nothing about the
+        // engines behind them (docs/operations.md, "Stop").
+        connections.stop()
         try? await server.close()
         if self.activatedDescriptor == nil { unlink(self.path) }
     }
@@ -103,10 +106,12 @@ public struct PushIngestService: Service {
     }
 }
 
-/// Hands out connection ids and enforces the connection limit (SPEC §8).
+/// Hands out connection ids and enforces the connection limit (SPEC §8); knows when the
+/// daemon is stopping, so connections it closes itself do not mark their engines down.
 final class ConnectionCounter: Sendable {
     let limit: Int
     private let state = Mutex<(open: Int, next: UInt64)>((0, 1))
+    private let stopping = Atomic<Bool>(false)
 
     init(limit: Int) {
         self.limit = limit
@@ -125,6 +130,11 @@ final class ConnectionCounter: Sendable {
     func close() {
         self.state.withLock { $0.open -= 1 }
     }
+
+    /// The daemon is shutting down: connections closing from now on are its doing.
+    func stop() { self.stopping.store(true, ordering: .releasing) }
+
+    var isStopping: Bool { self.stopping.load(ordering: .acquiring) }
 }
 
 /// One push connection: its bytes go to an `EventIngest` tied to the connection.
@@ -190,7 +200,9 @@ final class IngestHandler: ChannelInboundHandler {
         self.ingest.finish()
         // A connection that carried a single line is a one-shot sender (`syncmon emit`, `wrap`):
         // its engine is not tied to it (docs/protocol.md, "Liveness"), so its closing means nothing.
-        if self.ingest.total > 1 {
+        // Nor does a connection the daemon closes as it stops: the engine has not gone down
+        // (logging it would be a false engine_down error per engine at every restart).
+        if self.ingest.total > 1, !self.counter.isStopping {
             let changes = self.store.connectionClosed(self.connection, now: WallClock.now())
             self.reporter.report(changes)
         }
