@@ -185,7 +185,7 @@ struct WebConfigEndToEndTests {
         #expect(await daemon.stop() == .exited(0))
     }
 
-    @Test("client certificates: RequireAndVerifyClientCert refuses none and a stranger's")
+    @Test("client certificates: each client_auth_type admits the certificates it should")
     func clientCertificates() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
@@ -203,6 +203,20 @@ struct WebConfigEndToEndTests {
         let stranger = try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("stranger"))
         #expect(stranger.status == 0 && stranger.exitCode != 0, "\(stranger)")
         #expect(daemon.isRunning)
+
+        // The other policies, each applied by a reload: (policy, none, scraper's, stranger's).
+        let policies: [(String, Bool, Bool, Bool)] = [
+            ("VerifyClientCertIfGiven", true, true, false),
+            ("RequireAnyClientCert", false, true, true),
+            ("RequireAndVerifyClientCert", false, true, false),
+        ]
+        for (policy, none, scraper, stranger) in policies {
+            try Self.webConfig(users: [:], clientAuth: policy).write(toFile: web, atomically: true, encoding: .utf8)
+            #expect(await Self.reload(daemon))
+            #expect((try Self.curl(url, ca: certificates.ca).status == 200) == none, "\(policy) without a certificate")
+            #expect((try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("scraper")).status == 200) == scraper, "\(policy) scraper")
+            #expect((try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("stranger")).status == 200) == stranger, "\(policy) stranger")
+        }
         #expect(await daemon.stop() == .exited(0))
     }
 
