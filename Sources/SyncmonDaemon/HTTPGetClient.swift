@@ -100,16 +100,24 @@ public final class HTTPGetClient: Sendable {
         self.options = options
     }
 
-    /// GETs `url`; any status is a response. Bodies over `maximumBodySize` are an error.
-    public func get(_ url: String, accept: String? = nil, maximumBodySize: Int = 64 << 20) async throws(Failure) -> Response {
+    /// GETs `url`; any status is a response. `headers` are added (an API key, say); `timeout`
+    /// overrides the client's deadline (a long poll). Bodies over `maximumBodySize` are an error.
+    public func get(
+        _ url: String,
+        accept: String? = nil,
+        headers: [(String, String)] = [],
+        timeout: Duration? = nil,
+        maximumBodySize: Int = 64 << 20
+    ) async throws(Failure) -> Response {
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw .invalidURL(url) }
         var request = HTTPClientRequest(url: url)
         if let accept { request.headers.add(name: "accept", value: accept) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let user = self.options.user {
             request.headers.add(name: "authorization", value: BasicCredentials.header(user: user, password: self.options.password ?? ""))
         }
         do {
-            let response = try await self.client.execute(request, timeout: Self.timeAmount(self.options.timeout))
+            let response = try await self.client.execute(request, timeout: Self.timeAmount(timeout ?? self.options.timeout))
             let body = try await response.body.collect(upTo: maximumBodySize)
             return Response(status: response.status, headers: response.headers, body: Array(body.readableBytesView))
         } catch {

@@ -5,7 +5,8 @@ import UnixSignals
 
 /// Re-reads the configuration on SIGHUP (SPEC §7): `RELOADING=1`, apply, `READY=1`.
 ///
-/// Stall thresholds and the pair limit apply at once; listen addresses, socket paths, sources,
+/// Stall thresholds, the pair limit and the web configuration (certificates, users, headers:
+/// for connections and requests from then on) apply at once; listen addresses, socket paths, sources,
 /// logging and the connection limit are set up at start, so a change to them is logged as
 /// needing a restart.
 public struct ReloadService: Service {
