@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Web configuration (exporter-toolkit's web-config.yml): YAML, and TLS on the listeners.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The pure core: event model, decoder, state machines, stall detectors, status. No I/O.
@@ -45,6 +49,12 @@ let package = Package(
         // rtnetlink's message layouts and constants (linux/rtnetlink.h), which Glibc does not
         // import: headers only, for the host network view.
         .systemLibrary(name: "CNetlink"),
+        // libcrypt (libxcrypt): crypt_rn verifies the bcrypt hashes of basic_auth_users.
+        .systemLibrary(
+            name: "CCrypt",
+            pkgConfig: "libxcrypt",
+            providers: [.apt(["libcrypt-dev"])]
+        ),
         // journald log handler, sd_notify, socket activation: the only module that imports CSystemd.
         .target(
             name: "SyncmonSystemd",
@@ -74,6 +84,7 @@ let package = Package(
         .target(
             name: "SyncmonDaemon",
             dependencies: [
+                "CCrypt",
                 "CMalloc",
                 "CNetlink",
                 "CZlib",
@@ -90,6 +101,10 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 // Syncthing's REST API: request/response over HTTP or HTTPS.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Yams", package: "Yams"),
+                // HMAC-SHA256: the basic-auth cache keeps no plaintext password.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

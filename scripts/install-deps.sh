@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what syncmon needs from Debian 12's packages. Idempotent: only what is missing.
-#   scripts/install-deps.sh          what building and running needs (libsystemd-dev, zlib1g-dev)
+#   scripts/install-deps.sh          what building and running needs (libsystemd-dev, zlib1g-dev,
+#                                    libcrypt-dev: bcrypt for basic_auth_users)
 #   scripts/install-deps.sh --test   plus the real components the tests run against:
 #                                    promtool and prometheus (prometheus), systemd-journald,
 #                                    journalctl and systemd-analyze (systemd), logger
@@ -12,15 +13,16 @@
 #                                    namespaces (as root, which CI is); syncthing and jq for
 #                                    scripts/syncthing/test-syncthing.sh; rclone, restic and rsync,
 #                                    which the syncmon wrap tests run against servers on loopback
-#                                    (rclone serve webdav/restic, rsync --daemon). A test that
+#                                    (rclone serve webdav/restic, rsync --daemon); openssl, which
+#                                    makes the certificates of the web configuration tests. A test that
 #                                    skips for want of a package is a hole, so every package a
 #                                    test needs is listed here.
 #   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
 set -euo pipefail
 
-packages=(libsystemd-dev zlib1g-dev pkg-config)
+packages=(libsystemd-dev zlib1g-dev libcrypt-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq rclone restic rsync)
+    packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq rclone restic rsync openssl)
 fi
 if [ "${1:-}" = "--bench" ]; then
     packages+=(mtail)

@@ -52,11 +52,14 @@ public enum Daemon {
         var renderer = MetricsRenderer(version: version, revision: revision)
         renderer.sources = subscribe.registry
         renderer.persistence = persistence.health
+        // TLS and basic auth (docs/configuration.md, "Web configuration"); SIGHUP replaces it.
+        let web = WebSecurityHolder(configuration.web)
         let http = HTTPService(
             configuration: configuration,
             router: HTTPRouter(store: store, renderer: renderer),
             group: httpGroup,
             readiness: readiness,
+            web: web,
             logger: logger
         )
         let notify = SystemdNotifyService(store: store, group: group, readiness: readiness, logger: logger)
@@ -76,7 +79,7 @@ public enum Daemon {
             reporter.report(store.setHostNetwork(status, now: WallClock.now()))
             notify.updateStatus()
         }
-        let reload = ReloadService(load: load, running: configuration, store: store, notify: notify, logger: logger)
+        let reload = ReloadService(load: load, running: configuration, store: store, notify: notify, web: web, logger: logger)
 
         // Started in this order, stopped in reverse: systemd hears STOPPING first, and the
         // state is saved last, after the listeners have closed.

@@ -71,6 +71,15 @@ struct DaemonCommand: AsyncParsableCommand {
     )
     var hostNetwork: String?
 
+    @Option(
+        name: .customLong("web.config.file"),
+        help: ArgumentHelp(
+            "A web configuration in the Prometheus exporter-toolkit format (as node_exporter's --web.config.file): tls_server_config turns every listener into HTTPS, basic_auth_users asks for a password on every path. Re-read on SIGHUP; a bad file stops the start (exit 78).",
+            valueName: "path"
+        )
+    )
+    var webConfigFile: String?
+
     @OptionGroup(title: "Stall thresholds")
     var stallThresholds: StallThresholdOptions
 
@@ -132,6 +141,7 @@ struct DaemonCommand: AsyncParsableCommand {
             }
             configuration.hostNetwork = mode
         }
+        if let webConfigFile = self.webConfigFile { configuration.webConfigFile = webConfigFile }
         configuration.thresholds = self.stallThresholds.applied(to: configuration.thresholds)
         guard LogTarget(rawValue: configuration.logTarget) != nil else {
             throw ValidationError("--log-target must be auto, journald or stderr, not \(configuration.logTarget)")
@@ -150,6 +160,15 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         } catch {
             throw ValidationError("\(error)")
+        }
+        if let path = configuration.webConfigFile {
+            // Loaded here, with the rest: a bad file is a configuration error at start (exit 78)
+            // and a failed reload (the running one stays) on SIGHUP.
+            do {
+                configuration.web = try WebSecurity.load(path: path)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         return configuration
     }

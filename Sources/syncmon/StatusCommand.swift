@@ -5,10 +5,11 @@ import FoundationEssentials
 import Glibc
 #endif
 import SyncmonCore
+import SyncmonDaemon
 
 /// `syncmon status`: asks the running daemon, prints a table, JSON or a Nagios line, exits
 /// Nagios-style.
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show what the running daemon knows about each engine.",
@@ -22,6 +23,11 @@ struct StatusCommand: ParsableCommand {
             Icinga: the state, the pairs that need a look (worst first, with their stall reasons \
             or error code), then perfdata counts, e.g.
             SYNCMON CRITICAL - 1 of 3 critical: photos/private error (quotaExceeded) | ok=2 warning=0 critical=1 unknown=0
+
+            A daemon with a web configuration (--web.config.file): --url https://… with \
+            --ca-file when its certificate is not from a CA the system trusts, and --user with the \
+            password in the SYNCMON_PASSWORD environment variable (never on the command line, \
+            where other users see it).
             """
     )
 
@@ -47,8 +53,14 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Redraw every 2 seconds until interrupted.")
     var watch = false
 
-    @Option(help: "The daemon's HTTP address.")
+    @Option(help: "The daemon's address: http://host:port, or https://host:port when its web configuration serves TLS.")
     var url = "http://127.0.0.1:9478"
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM certificates to trust for an https:// --url (the daemon's CA or its self-signed certificate).", valueName: "path"))
+    var caFile: String?
+
+    @Option(help: ArgumentHelp("The basic-auth user; the password comes from $SYNCMON_PASSWORD.", valueName: "name"))
+    var user: String?
 
     /// The format asked for, `--json` meaning `--format json`.
     var chosenFormat: Format { self.json ? .json : self.format ?? .table }
@@ -59,18 +71,22 @@ struct StatusCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let client = StatusClient(url: self.url, timeoutSeconds: 5)
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let client = StatusClient(
+            url: self.url,
+            options: HTTPGetClient.Options(caFile: self.caFile, user: self.user, password: environment["SYNCMON_PASSWORD"], timeout: .seconds(5))
+        )
         let format = self.chosenFormat
-        let colors = format == .table && isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let colors = format == .table && isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"] == nil
         while true {
-            let severity = self.showOnce(client: client, format: format, colors: colors, clearScreen: self.watch && colors)
+            let severity = await self.showOnce(client: client, format: format, colors: colors, clearScreen: self.watch && colors)
             guard self.watch else { throw ExitCode(severity.rawValue) }
-            sleep(2)
+            try await Task.sleep(for: .seconds(2))
         }
     }
 
-    private func showOnce(client: StatusClient, format: Format, colors: Bool, clearScreen: Bool) -> Severity {
+    private func showOnce(client: StatusClient, format: Format, colors: Bool, clearScreen: Bool) async -> Severity {
         // Checked here rather than in validate(): a check command with a bad argument is UNKNOWN
         // (exit 3) by the plugin convention, not a usage error (64).
         if let engine = self.engine, !EngineName.isValid(engine.utf8) {
@@ -78,8 +94,13 @@ struct StatusCommand: ParsableCommand {
             if format == .nagios { print(NagiosLine.unknown(message)) } else { printError("syncmon status: \(message)") }
             return .unknown
         }
+        if self.user != nil, ProcessInfo.processInfo.environment["SYNCMON_PASSWORD"] == nil {
+            let message = "--user needs the password in the SYNCMON_PASSWORD environment variable"
+            if format == .nagios { print(NagiosLine.unknown(message)) } else { printError("syncmon status: \(message)") }
+            return .unknown
+        }
         do {
-            let status = try client.fetch(engine: self.engine)
+            let status = try await client.fetch(engine: self.engine)
             if clearScreen { print("\u{1B}[H\u{1B}[2J", terminator: "") }
             switch format {
             case .json:

@@ -108,6 +108,7 @@ public enum ConfigFile {
             case "state-dir": configuration.stateDirectory = value
             case "log-target": configuration.logTarget = value
             case "log-level": configuration.logLevel = value
+            case "web-config-file": configuration.webConfigFile = value
             case "max-engines":
                 guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-engines: not a positive number") }
                 configuration.maximumPairs = count

@@ -42,6 +42,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var persistInterval = TimeSpan.seconds(1 as Int64)
     /// How the host's own network view is learnt (`--host-network`).
     public var hostNetwork = HostNetworkMode.auto
+    /// `--web.config.file` / `web-config-file`: TLS and basic auth for every listener.
+    public var webConfigFile: String? = nil
+    /// That file, loaded (by whoever builds the configuration, so a bad file stops the start
+    /// and a reload like any other configuration error); nil serves plain HTTP to anyone.
+    public var web: WebSecurity? = nil
 
     /// Defaults for the current user and environment (SPEC §1.1, §7): systemd's
     /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the

@@ -5,7 +5,8 @@ import UnixSignals
 
 /// Re-reads the configuration on SIGHUP (SPEC §7): `RELOADING=1`, apply, `READY=1`.
 ///
-/// Stall thresholds and the pair limit apply at once; listen addresses, socket paths, sources,
+/// Stall thresholds, the pair limit and the web configuration (certificates, users, headers:
+/// for connections and requests from then on) apply at once; listen addresses, socket paths, sources,
 /// logging and the connection limit are set up at start, so a change to them is logged as
 /// needing a restart.
 public struct ReloadService: Service {
@@ -13,6 +14,8 @@ public struct ReloadService: Service {
     let running: DaemonConfiguration
     let store: MonitorStore
     let notify: SystemdNotifyService
+    /// The listeners' web configuration: replaced on a good reload, kept on a bad one.
+    let web: WebSecurityHolder?
     let logger: Logger
 
     public init(
@@ -20,11 +23,13 @@ public struct ReloadService: Service {
         running: DaemonConfiguration,
         store: MonitorStore,
         notify: SystemdNotifyService,
+        web: WebSecurityHolder? = nil,
         logger: Logger
     ) {
         self.load = load
         self.running = running
         self.store = store
+        self.web = web
         self.notify = notify
         self.logger = logger
     }
@@ -42,6 +47,9 @@ public struct ReloadService: Service {
         do {
             let configuration = try self.load()
             self.store.reconfigure(configuration.monitorConfiguration)
+            // The web configuration (certificates, users, headers) applies to new connections
+            // and requests at once: certificate rotation needs no restart.
+            self.web?.replace(configuration.web)
             // What is bound or set up at start only applies after a restart; say which.
             var needsRestart: [String] = []
             if configuration.listen != self.running.listen { needsRestart.append("listen") }
@@ -59,6 +67,7 @@ public struct ReloadService: Service {
                 metadata: [
                     SyncmonMetadataKey.messageID: MessageID.configurationReloaded.metadataValue,
                     SyncmonMetadataKey.configPath: "\(configuration.configFile ?? "-")",
+                    "syncmon.web_config": "\(configuration.webConfigFile ?? "-")",
                 ]
             )
         } catch {

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 import Synchronization
 import ServiceLifecycle
 import SyncmonCore
@@ -13,7 +14,9 @@ import Glibc
 
 /// The HTTP listener (SPEC §4): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
 ///
-/// Requests are small and answered from a snapshot of the state model, so the handler runs on
+/// With a web configuration (docs/configuration.md, "Web configuration") every listener serves
+/// TLS and/or asks for a password on every path; SIGHUP swaps it for new connections without
+/// rebinding. Requests are small and answered from a snapshot of the state model, so the handler runs on
 /// the event loop; `/metrics` is rendered (and gzipped) on threads of its own while the
 /// event loop sends it. Request heads over the limit get 431, slow requests are cut off after
 /// the read timeout, and gzip is used when the client asks for it.
@@ -23,6 +26,7 @@ public struct HTTPService: Service {
     let group: any EventLoopGroup
     let configuration: DaemonConfiguration
     let readiness: ReadinessLatch
+    let web: WebSecurityHolder
     let logger: Logger
 
     public init(
@@ -30,8 +34,10 @@ public struct HTTPService: Service {
         router: HTTPRouter,
         group: any EventLoopGroup,
         readiness: ReadinessLatch,
+        web: WebSecurityHolder? = nil,
         logger: Logger
     ) {
+        self.web = web ?? WebSecurityHolder(configuration.web)
         self.addresses = configuration.listen
         self.configuration = configuration
         self.router = router
@@ -50,6 +56,12 @@ public struct HTTPService: Service {
         let renderers = NIOThreadPool(numberOfThreads: 4)
         renderers.start()
         defer { renderers.shutdownGracefully { _ in } }
+        // bcrypt for credentials not in the cache: one thread, so a burst of guesses costs one
+        // core at most and never holds up the event loop (exporter-toolkit serialises it too).
+        let hashers = NIOThreadPool(numberOfThreads: 1)
+        hashers.start()
+        defer { hashers.shutdownGracefully { _ in } }
+        let web = self.web
         let headLimit = self.configuration.maximumRequestHeadSize
         let timeout = TimeAmount.microseconds(self.configuration.requestReadTimeout.microseconds)
         let bootstrap = ServerBootstrap(group: self.group)
@@ -59,6 +71,12 @@ public struct HTTPService: Service {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(IdleStateHandler(readTimeout: timeout))
+                    // The web configuration current when the connection is accepted: after a
+                    // SIGHUP, new connections get the new certificate.
+                    if let tls = web.current?.makeServerHandler() {
+                        try pipeline.addHandler(PlainHTTPRefuser())
+                        try pipeline.addHandler(tls)
+                    }
                     try pipeline.addHandler(RequestHeadLimiter(limit: headLimit))
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
                     try pipeline.addHandler(
@@ -68,14 +86,21 @@ public struct HTTPService: Service {
                             return .doNotCompress
                         })
                     )
-                    try pipeline.addHandler(HTTPRequestHandler(router: router, renderers: renderers))
+                    try pipeline.addHandler(HTTPRequestHandler(router: router, renderers: renderers, web: web, hashers: hashers))
                 }
             }
         var servers: [any Channel] = []
         for address in self.addresses {
             let (host, port) = try Self.split(address)
             let server = try await bootstrap.bind(host: host, port: port).get()
-            self.logger.info("serving HTTP", metadata: ["syncmon.listen": "\(server.localAddress.map { "\($0)" } ?? address)"])
+            let security = web.current
+            self.logger.info(
+                security?.tlsContext != nil ? "serving HTTPS" : "serving HTTP",
+                metadata: [
+                    "syncmon.listen": "\(server.localAddress.map { "\($0)" } ?? address)",
+                    "syncmon.basic_auth": "\(security?.authenticator != nil)",
+                ]
+            )
             servers.append(server)
         }
         self.readiness.arrive()
@@ -102,11 +127,17 @@ extension HTTPRequestHandler {
     /// Writes a `/metrics` body as it is rendered: the rendering (and gzip, when asked) runs on a
     /// rendering thread, so the event loop sends the first pieces while the rest is written (on two
     /// cores the two overlap). Reading pauses meanwhile, so a pipelined request cannot interleave.
-    func stream(_ streamed: HTTPRouter.StreamedMetrics, head: HTTPRequestHead, context: ChannelHandlerContext) {
+    func stream(
+        _ streamed: HTTPRouter.StreamedMetrics,
+        head: HTTPRequestHead,
+        extraHeaders: [(String, String)],
+        context: ChannelHandlerContext
+    ) {
         let keepAlive = head.isKeepAlive
         let gzip = ContentCoding.acceptsGzip(head.headers["accept-encoding"])
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: streamed.contentType)
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         if gzip {
             headers.add(name: "content-encoding", value: "gzip")
             headers.add(name: Self.precompressedMarker, value: "1")
@@ -187,18 +218,29 @@ final class RequestHeadLimiter: ChannelInboundHandler {
     }
 }
 
-/// Turns HTTP/1 parts into a route call and writes the response.
-final class HTTPRequestHandler: ChannelInboundHandler {
+/// Turns HTTP/1 parts into a route call and writes the response, after `basic_auth_users`
+/// (when set) accepted the request's credentials.
+final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let router: HTTPRouter
     private let renderers: NIOThreadPool
+    private let web: WebSecurityHolder
+    private let hashers: NIOThreadPool
     private var head: HTTPRequestHead?
+    /// Set when the connection went away while bcrypt ran.
+    private var removed = false
 
-    init(router: HTTPRouter, renderers: NIOThreadPool) {
+    init(router: HTTPRouter, renderers: NIOThreadPool, web: WebSecurityHolder, hashers: NIOThreadPool) {
         self.router = router
         self.renderers = renderers
+        self.web = web
+        self.hashers = hashers
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.removed = true
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -210,32 +252,72 @@ final class HTTPRequestHandler: ChannelInboundHandler {
         case .end:
             guard let head = self.head else { return }
             self.head = nil
-            let request = HTTPRequest(head: head)
-            if let streamed = self.router.streamedMetrics(for: request) {
-                self.stream(streamed, head: head, context: context)
+            let security = self.web.current
+            let extraHeaders = security?.headers ?? []
+            guard let authenticator = security?.authenticator else {
+                self.serve(head: head, extraHeaders: extraHeaders, context: context)
                 return
             }
-            let response = self.router.respond(to: request)
-            var headers = HTTPHeaders()
-            headers.add(name: "content-type", value: response.contentType)
-            headers.add(name: "content-length", value: String(response.body.count))
-            for (name, value) in response.headers { headers.add(name: name, value: value) }
-            let keepAlive = head.isKeepAlive
-            if !keepAlive { headers.add(name: "connection", value: "close") }
-            let responseHead = HTTPResponseHead(version: head.version, status: response.status, headers: headers)
-            context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
-            if head.method != .HEAD {
-                var buffer = context.channel.allocator.buffer(capacity: response.body.count)
-                buffer.writeBytes(response.body)
-                context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-            }
-            let channel = context.channel
-            let written = response.body.count
-            context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
-                Heap.releaseFreedMemory(after: written)
-                if !keepAlive { channel.close(promise: nil) }
+            switch authenticator.decide(authorization: head.headers.first(name: "authorization")) {
+            case .allowed:
+                self.serve(head: head, extraHeaders: extraHeaders, context: context)
+            case .denied:
+                self.unauthorized(head: head, extraHeaders: extraHeaders, context: context)
+            case .needsVerification(let credentials):
+                // bcrypt takes tens of milliseconds: on the hashing thread, while this loop
+                // serves other connections. HTTPServerPipelineHandler holds back a pipelined
+                // next request until this response has ended.
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                self.hashers.runIfActive(eventLoop: context.eventLoop) { authenticator.verify(credentials) }
+                    .whenComplete { result in
+                        let (handler, context) = bound.value
+                        guard !handler.removed else { return }
+                        if case .success(true) = result {
+                            handler.serve(head: head, extraHeaders: extraHeaders, context: context)
+                        } else {
+                            handler.unauthorized(head: head, extraHeaders: extraHeaders, context: context)
+                        }
+                    }
             }
         }
     }
-}
 
+    /// 401 with a Basic challenge, as exporter-toolkit answers.
+    private func unauthorized(head: HTTPRequestHead, extraHeaders: [(String, String)], context: ChannelHandlerContext) {
+        var response = HTTPResponse.text(.unauthorized, "Unauthorized\n")
+        response.headers.append(("www-authenticate", "Basic"))
+        self.write(response, head: head, extraHeaders: extraHeaders, context: context)
+    }
+
+    private func serve(head: HTTPRequestHead, extraHeaders: [(String, String)], context: ChannelHandlerContext) {
+        let request = HTTPRequest(head: head)
+        if let streamed = self.router.streamedMetrics(for: request) {
+            self.stream(streamed, head: head, extraHeaders: extraHeaders, context: context)
+            return
+        }
+        self.write(self.router.respond(to: request), head: head, extraHeaders: extraHeaders, context: context)
+    }
+
+    private func write(_ response: HTTPResponse, head: HTTPRequestHead, extraHeaders: [(String, String)], context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: response.contentType)
+        headers.add(name: "content-length", value: String(response.body.count))
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
+        let keepAlive = head.isKeepAlive
+        if !keepAlive { headers.add(name: "connection", value: "close") }
+        let responseHead = HTTPResponseHead(version: head.version, status: response.status, headers: headers)
+        context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
+        if head.method != .HEAD {
+            var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+            buffer.writeBytes(response.body)
+            context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        let channel = context.channel
+        let written = response.body.count
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
+            Heap.releaseFreedMemory(after: written)
+            if !keepAlive { channel.close(promise: nil) }
+        }
+    }
+}

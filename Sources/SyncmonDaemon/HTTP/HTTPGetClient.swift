@@ -1,0 +1,186 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// HTTP(S) GETs with what talking to a syncmon (or any exporter) behind a web configuration
+/// takes: a CA file to trust, basic-auth credentials, a deadline, and failures sorted into
+/// what a person can act on (cannot connect, TLS refused and why, timed out).
+///
+/// One client per set of options; it keeps its connections until ``shutdown()``. For a single
+/// request, ``get(_:accept:options:)`` makes and shuts one down.
+public final class HTTPGetClient: Sendable {
+    /// What every request of this client uses.
+    public struct Options: Sendable {
+        /// PEM certificates (a CA or the server's own) to trust instead of the system's.
+        public var caFile: String?
+        /// Basic-auth user; sent with `password` (empty when nil).
+        public var user: String?
+        public var password: String?
+        /// The deadline of a whole request, connect to last byte.
+        public var timeout: Duration
+
+        public init(caFile: String? = nil, user: String? = nil, password: String? = nil, timeout: Duration = .seconds(5)) {
+            self.caFile = caFile
+            self.user = user
+            self.password = password
+            self.timeout = timeout
+        }
+    }
+
+    /// A response, whatever its status.
+    public struct Response: Sendable {
+        public var status: HTTPResponseStatus
+        public var headers: HTTPHeaders
+        public var body: [UInt8]
+
+        /// The status code, for callers that do not import NIOHTTP1.
+        public var statusCode: Int { Int(self.status.code) }
+        /// "404 Not Found".
+        public var statusLine: String { "\(self.status.code) \(self.status.reasonPhrase)" }
+    }
+
+    /// Why no response arrived.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The URL is not `http://` or `https://` with a host.
+        case invalidURL(String)
+        /// The CA file cannot be read or holds no certificate.
+        case caFile(String)
+        /// No connection: refused, unreachable, name not found.
+        case unreachable(String)
+        /// The TLS handshake failed; the reason names the certificate problem when it is one.
+        case tls(String)
+        case timedOut
+        case other(String)
+
+        public var description: String {
+            switch self {
+            case .invalidURL(let url): "not an http:// or https:// URL: \(url)"
+            case .caFile(let reason): reason
+            case .unreachable(let reason): reason
+            case .tls(let reason): "TLS handshake failed: \(reason)"
+            case .timedOut: "timed out"
+            case .other(let reason): reason
+            }
+        }
+    }
+
+    private let client: HTTPClient
+    private let options: Options
+
+    public init(options: Options) throws(Failure) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        if let caFile = options.caFile {
+            let certificates: [NIOSSLCertificate]
+            do {
+                certificates = try NIOSSLCertificate.fromPEMBytes(WebSecurity.read(caFile))
+            } catch let error as WebSecurity.Failure {
+                throw .caFile("cannot read the CA file \(caFile): \(error.reason)")
+            } catch {
+                throw .caFile("the CA file \(caFile) holds no PEM certificate")
+            }
+            guard !certificates.isEmpty else { throw .caFile("the CA file \(caFile) holds no PEM certificate") }
+            tls.trustRoots = .certificates(certificates)
+        }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: Self.timeAmount(options.timeout)),
+            decompression: .disabled
+        )
+        // A refused connection or a failed handshake is the answer: do not retry until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.options = options
+    }
+
+    /// GETs `url`; any status is a response. `headers` are added (an API key, say); `timeout`
+    /// overrides the client's deadline (a long poll). Bodies over `maximumBodySize` are an error.
+    public func get(
+        _ url: String,
+        accept: String? = nil,
+        headers: [(String, String)] = [],
+        timeout: Duration? = nil,
+        maximumBodySize: Int = 64 << 20
+    ) async throws(Failure) -> Response {
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw .invalidURL(url) }
+        var request = HTTPClientRequest(url: url)
+        if let accept { request.headers.add(name: "accept", value: accept) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let user = self.options.user {
+            request.headers.add(name: "authorization", value: BasicCredentials.header(user: user, password: self.options.password ?? ""))
+        }
+        do {
+            let response = try await self.client.execute(request, timeout: Self.timeAmount(timeout ?? self.options.timeout))
+            let body = try await response.body.collect(upTo: maximumBodySize)
+            return Response(status: response.status, headers: response.headers, body: Array(body.readableBytesView))
+        } catch {
+            throw Self.classify(error, url: url)
+        }
+    }
+
+    public func shutdown() async {
+        try? await self.client.shutdown()
+    }
+
+    /// One request with a client of its own.
+    public static func get(_ url: String, accept: String? = nil, options: Options) async throws(Failure) -> Response {
+        let client = try HTTPGetClient(options: options)
+        do {
+            let response = try await client.get(url, accept: accept)
+            await client.shutdown()
+            return response
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// Sorts AsyncHTTPClient's, NIO's and BoringSSL's errors into ``Failure``.
+    static func classify(_ error: any Error, url: String) -> Failure {
+        if let error = error as? HTTPClientError {
+            if [.connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout].contains(error) { return .timedOut }
+            if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { return .invalidURL(url) }
+            return .other("\(error)")
+        }
+        if let error = error as? NIOConnectionError {
+            if let failure = error.connectionErrors.first, let io = failure.error as? IOError {
+                return .unreachable(String(cString: strerror(io.errnoCode)))
+            }
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return .unreachable("cannot resolve \(error.host)") }
+            return .unreachable("cannot connect to \(error.host):\(error.port)")
+        }
+        if let io = error as? IOError { return .unreachable(String(cString: strerror(io.errnoCode))) }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return .tls("the server's certificate is not valid for the host in \(url)")
+        }
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
+            return .tls(Self.describeTLS("\(error)"))
+        }
+        return .other("\(error)")
+    }
+
+    /// BoringSSL's reason codes, in words.
+    static func describeTLS(_ text: String) -> String {
+        let reasons: [(code: String, words: String)] = [
+            ("CERTIFICATE_VERIFY_FAILED", "the server's certificate is not trusted (give its CA with --ca-file)"),
+            ("CERTIFICATE_REQUIRED", "the server asks for a client certificate"),
+            ("SSLV3_ALERT_HANDSHAKE_FAILURE", "the server refused the handshake (a client certificate or cipher it requires?)"),
+            ("WRONG_VERSION_NUMBER", "the server does not speak TLS there (use http://?)"),
+            ("UNSUPPORTED_PROTOCOL", "no TLS version in common"),
+            ("NO_SHARED_CIPHER", "no cipher suite in common"),
+        ]
+        for reason in reasons where text.contains(reason.code) { return "\(reason.words): \(reason.code)" }
+        return text
+    }
+}

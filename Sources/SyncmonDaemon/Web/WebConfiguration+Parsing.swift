@@ -1,0 +1,229 @@
+import Yams
+
+extension WebConfiguration {
+    /// Parses a web configuration file's text. Relative paths resolve against `directory` (the
+    /// file's own directory). Like exporter-toolkit's strict unmarshalling, an unknown key is an
+    /// error; keys exporter-toolkit knows but syncmon does not serve (`client_allowed_sans`,
+    /// `rate_limit`) are refused too rather than silently ignored.
+    public static func parse(_ text: String, directory: String) throws(ParseError) -> WebConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Self.describe(error)
+        } catch {
+            throw ParseError(line: nil, "not YAML: \(error)")
+        }
+        var configuration = WebConfiguration()
+        guard let root, !Self.isNull(root) else { return configuration }
+        for (key, value) in try Self.mapping(root, in: nil) {
+            let name = try Self.key(key)
+            switch name {
+            case "tls_server_config": configuration.tls = try Self.tlsServer(value, directory: directory)
+            case "http_server_config": configuration.headers = try Self.httpServer(value)
+            case "basic_auth_users": configuration.users = try Self.users(value)
+            case "rate_limit": throw ParseError(line: key.mark?.line, "rate_limit is not supported by syncmon")
+            default: throw ParseError(line: key.mark?.line, "unknown key \(name)")
+            }
+        }
+        return configuration
+    }
+
+    /// Joins a relative path to the configuration file's directory (exporter-toolkit's `JoinDir`).
+    public static func resolve(_ path: String, in directory: String) -> String {
+        if path.isEmpty || path.hasPrefix("/") { return path }
+        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+    }
+
+    private static func tlsServer(_ node: Node, directory: String) throws(ParseError) -> TLSServer? {
+        var certificate: PEMSource? = nil
+        var key: PEMSource? = nil
+        var clientCA: PEMSource? = nil
+        var clientAuthText: String? = nil
+        var minimum = TLSVersion.tls12
+        var maximum = TLSVersion.tls13
+        var ciphers: [CipherSuite] = []
+        var curves: [Curve] = []
+        func pem(_ current: PEMSource?, _ new: PEMSource, _ key: Node, _ names: String) throws(ParseError) -> PEMSource? {
+            // Go takes the file when both are given; one of the two is a mistake worth naming.
+            guard current == nil else { throw ParseError(line: key.mark?.line, "tls_server_config: set only one of \(names)") }
+            switch new {
+            case .file(let path): return path.isEmpty ? nil : .file(Self.resolve(path, in: directory))
+            case .inline(let text): return text.isEmpty ? nil : new
+            }
+        }
+        for (keyNode, value) in try Self.mapping(node, in: "tls_server_config") {
+            let name = try Self.key(keyNode)
+            let line = keyNode.mark?.line
+            switch name {
+            case "cert_file": certificate = try pem(certificate, .file(try Self.string(value, name)), keyNode, "cert and cert_file")
+            case "cert": certificate = try pem(certificate, .inline(try Self.string(value, name)), keyNode, "cert and cert_file")
+            case "key_file": key = try pem(key, .file(try Self.string(value, name)), keyNode, "key and key_file")
+            case "key": key = try pem(key, .inline(try Self.string(value, name)), keyNode, "key and key_file")
+            case "client_ca_file": clientCA = try pem(clientCA, .file(try Self.string(value, name)), keyNode, "client_ca and client_ca_file")
+            case "client_ca": clientCA = try pem(clientCA, .inline(try Self.string(value, name)), keyNode, "client_ca and client_ca_file")
+            case "client_auth_type": clientAuthText = try Self.string(value, name)
+            case "min_version", "max_version":
+                let text = try Self.string(value, name)
+                guard let version = TLSVersion(rawValue: text) else {
+                    throw ParseError(line: line, "\(name): unknown TLS version \(text) (expected TLS10, TLS11, TLS12 or TLS13)")
+                }
+                if name == "min_version" { minimum = version } else { maximum = version }
+            case "cipher_suites":
+                for item in try Self.strings(value, name) {
+                    guard let suite = CipherSuite.known.first(where: { $0.name == item.text }) else {
+                        throw ParseError(line: item.line, "cipher_suites: unknown cipher: \(item.text)")
+                    }
+                    ciphers.append(suite)
+                }
+            case "curve_preferences":
+                for item in try Self.strings(value, name) {
+                    guard let curve = Curve(rawValue: item.text) else {
+                        throw ParseError(line: item.line, "curve_preferences: unknown curve: \(item.text) (expected CurveP256, CurveP384, CurveP521 or X25519)")
+                    }
+                    curves.append(curve)
+                }
+            case "prefer_server_cipher_suites":
+                // The server's order is always preferred here; the key is accepted for files
+                // written for exporter-toolkit.
+                _ = try Self.bool(value, name)
+            case "client_allowed_sans":
+                throw ParseError(line: line, "client_allowed_sans is not supported by syncmon; use a client CA that issues only the allowed clients")
+            default:
+                throw ParseError(line: line, "unknown key \(name) in tls_server_config")
+            }
+        }
+        let line = node.mark?.line
+        let clientAuth: ClientAuth
+        if let clientAuthText {
+            guard let parsed = ClientAuth.parse(clientAuthText) else {
+                throw ParseError(
+                    line: line,
+                    "invalid client_auth_type \(clientAuthText) (expected NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven or RequireAndVerifyClientCert)"
+                )
+            }
+            clientAuth = parsed
+        } else {
+            clientAuth = .none
+        }
+        // exporter-toolkit's IsEnabled: without any of these, the server stays plain HTTP.
+        guard certificate != nil || key != nil || clientCA != nil || !(clientAuthText ?? "").isEmpty else { return nil }
+        guard let certificate else { throw ParseError(line: line, "tls_server_config: missing one of cert or cert_file") }
+        guard let key else { throw ParseError(line: line, "tls_server_config: missing one of key or key_file") }
+        if clientCA != nil, clientAuth == .none || clientAuth == .request {
+            throw ParseError(line: line, "tls_server_config: a client CA is set but client_auth_type does not verify client certificates (use RequireAndVerifyClientCert)")
+        }
+        guard minimum <= maximum else {
+            throw ParseError(line: line, "tls_server_config: min_version \(minimum.rawValue) is above max_version \(maximum.rawValue)")
+        }
+        var tls = TLSServer(certificate: certificate, key: key)
+        tls.clientAuth = clientAuth
+        tls.clientCA = clientCA
+        tls.minimumVersion = minimum
+        tls.maximumVersion = maximum
+        tls.cipherSuites = ciphers
+        tls.curves = curves
+        return tls
+    }
+
+    private static func httpServer(_ node: Node) throws(ParseError) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (keyNode, value) in try Self.mapping(node, in: "http_server_config") {
+            let name = try Self.key(keyNode)
+            switch name {
+            case "http2":
+                // syncmon serves HTTP/1.1 only; `http2: true` (Go's default) asks for nothing more.
+                _ = try Self.bool(value, name)
+            case "headers":
+                for (headerNode, headerValue) in try Self.mapping(value, in: "headers") {
+                    let header = try Self.key(headerNode)
+                    let text = try Self.string(headerValue, header)
+                    guard let allowed = Self.configurableHeaders.first(where: { $0.name == header }) else {
+                        throw ParseError(line: headerNode.mark?.line, "HTTP header \"\(header)\" can not be configured")
+                    }
+                    if !allowed.values.isEmpty, !allowed.values.contains(text) {
+                        let expected = allowed.values.map { "\"\($0)\"" }.joined(separator: " or ")
+                        throw ParseError(line: headerValue.mark?.line, "invalid value for \(header): expected \(expected), got \"\(text)\"")
+                    }
+                    // Blank means unset, as in exporter-toolkit's documentation.
+                    if !text.isEmpty { headers[header] = text }
+                }
+            default:
+                throw ParseError(line: keyNode.mark?.line, "unknown key \(name) in http_server_config")
+            }
+        }
+        return headers
+    }
+
+    private static func users(_ node: Node) throws(ParseError) -> [String: String] {
+        var users: [String: String] = [:]
+        for (keyNode, value) in try Self.mapping(node, in: "basic_auth_users") {
+            let user = try Self.key(keyNode)
+            let hash = Self.isNull(value) ? "" : try Self.string(value, user)
+            guard BcryptHash(hash) != nil else {
+                throw ParseError(
+                    line: value.mark?.line ?? keyNode.mark?.line,
+                    "basic_auth_users: the hash of \(user) is not a bcrypt hash ($2y$, $2b$ or $2a$, a cost of 04 to 31 and 53 characters, as htpasswd -nBC 10 \"\" prints)"
+                )
+            }
+            users[user] = hash
+        }
+        return users
+    }
+
+    // MARK: Node helpers
+
+    private static func isNull(_ node: Node) -> Bool {
+        // YAML's null, as Yams reads it: only unquoted.
+        guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// A mapping's pairs; a null value (`key:` with nothing after it) is an empty mapping.
+    private static func mapping(_ node: Node, in section: String?) throws(ParseError) -> [(key: Node, value: Node)] {
+        if Self.isNull(node) { return [] }
+        guard case .mapping(let mapping) = node else {
+            throw ParseError(line: node.mark?.line, section.map { "\($0): expected a mapping of key: value" } ?? "expected a mapping of tls_server_config, http_server_config and basic_auth_users")
+        }
+        return Array(mapping)
+    }
+
+    private static func key(_ node: Node) throws(ParseError) -> String {
+        guard case .scalar(let scalar) = node else { throw ParseError(line: node.mark?.line, "keys must be plain strings") }
+        return scalar.string
+    }
+
+    private static func string(_ node: Node, _ name: String) throws(ParseError) -> String {
+        if Self.isNull(node) { return "" }
+        guard case .scalar(let scalar) = node else { throw ParseError(line: node.mark?.line, "\(name): expected a string") }
+        return scalar.string
+    }
+
+    private static func bool(_ node: Node, _ name: String) throws(ParseError) -> Bool {
+        guard let value = node.bool else { throw ParseError(line: node.mark?.line, "\(name): expected true or false") }
+        return value
+    }
+
+    private static func strings(_ node: Node, _ name: String) throws(ParseError) -> [(text: String, line: Int?)] {
+        if Self.isNull(node) { return [] }
+        guard case .sequence(let sequence) = node else { throw ParseError(line: node.mark?.line, "\(name): expected a list") }
+        var result: [(text: String, line: Int?)] = []
+        for item in sequence { result.append((try Self.string(item, name), item.mark?.line)) }
+        return result
+    }
+
+    /// One line from a Yams error: where, and libyaml's words for what.
+    private static func describe(_ error: YamlError) -> ParseError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            return ParseError(line: mark.line, "not valid YAML: \(context.map { $0.text + " " } ?? "")\(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ParseError(line: context.mark.line, "duplicate key \(duplicates.sorted().joined(separator: ", "))")
+        case .reader(let problem, _, _, _):
+            return ParseError(line: nil, "not valid YAML: \(problem)")
+        default:
+            return ParseError(line: nil, "not valid YAML: \(error)")
+        }
+    }
+}
