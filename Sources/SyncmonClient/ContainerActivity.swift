@@ -14,7 +14,7 @@ public struct ContainerActivity: Sendable, Hashable {
     public var started: Timestamp
     /// When it ended; `nil` on the start notification.
     public var ended: Timestamp?
-    /// Whether it succeeded; on an end without it, "no error" means success (SPEC §9.7).
+    /// Whether it succeeded; on an end without it, "no error" means success (docs/protocol.md#containerevent).
     public var succeeded: Bool?
     /// Why it failed.
     public var error: EngineError?

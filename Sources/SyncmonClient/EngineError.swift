@@ -1,6 +1,6 @@
 import SyncmonCore
 
-/// An error as an event carries it (SPEC §1.3 `Error`): a CKError case name, an optional message
+/// An error as an event carries it (docs/protocol.md#event-types `Error`): a CKError case name, an optional message
 /// for the daemon's logs, and the server's retry-after.
 ///
 /// ```swift

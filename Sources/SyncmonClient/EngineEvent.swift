@@ -1,6 +1,6 @@
 import SyncmonCore
 
-/// One event an engine reports, with every key protocol version 1 defines for it (SPEC §1.3).
+/// One event an engine reports, with every key protocol version 1 defines for it (docs/protocol.md#event-types).
 ///
 /// The typed methods of ``SyncmonClient`` build these; ``SyncmonClient/send(_:)``
 /// takes one directly, and ``EventLineRenderer`` turns one into an NDJSON line. Unlike the

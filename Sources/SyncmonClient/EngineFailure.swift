@@ -1,6 +1,6 @@
 import SyncmonCore
 
-/// One failed save or delete in a `sent…Changes` event (SPEC §1.3 `Failure`): an error plus the
+/// One failed save or delete in a `sent…Changes` event (docs/protocol.md#event-types `Failure`): an error plus the
 /// zone and record it concerns.
 ///
 /// Only the code and retry-after reach metrics and state; `zone`, `recordName` and `message`

@@ -1,6 +1,6 @@
 import SyncmonCore
 
-/// Renders ``EngineEvent``s as protocol version 1 NDJSON lines (SPEC §1), by plain string
+/// Renders ``EngineEvent``s as protocol version 1 NDJSON lines (docs/protocol.md), by plain string
 /// building.
 ///
 /// ``SyncmonClient`` uses it on its connection task; it is public for engines that write their
@@ -19,7 +19,7 @@ import SyncmonCore
 /// zone, record names and messages (which only feed debug logs), and if that is still too long,
 /// as several lines that split the failure lists (the later ones carry no `seq`).
 public struct EventLineRenderer: Sendable {
-    /// The longest line the daemon accepts, excluding the newline (SPEC §1.1).
+    /// The longest line the daemon accepts, excluding the newline (docs/protocol.md#transports).
     public static let maximumLineLength = 65_536
     /// The longest message kept.
     static let maximumMessageLength = 2_048

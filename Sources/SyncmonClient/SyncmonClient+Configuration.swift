@@ -86,7 +86,7 @@ extension SyncmonClient {
         /// else `/run/syncmon/events.sock` as root or when it exists (a system daemon); else
         /// `$XDG_RUNTIME_DIR/syncmon/events.sock` (a user's daemon), or
         /// `/tmp/syncmon-UID/syncmon/events.sock` without `XDG_RUNTIME_DIR` — the daemon's own
-        /// defaults (SPEC §1.1).
+        /// defaults (docs/protocol.md#transports).
         public static func defaultSocketPath() -> String {
             self.defaultSocketPath(
                 environment: { name in getenv(name).map { String(cString: $0) } },

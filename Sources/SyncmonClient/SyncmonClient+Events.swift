@@ -1,6 +1,6 @@
 import SyncmonCore
 
-// The typed event methods: one per event type of SPEC §1.3, named after CKSyncEngine.Event.
+// The typed event methods: one per event type of docs/protocol.md#event-types, named after CKSyncEngine.Event.
 // Each queues the event and returns at once (see `SyncmonClient.send(_:)`).
 extension SyncmonClient {
     // MARK: Import (fetch)

@@ -16,7 +16,7 @@
 ///   OpenMetrics names the family without the suffix (`# TYPE syncmon_errors counter`) while samples
 ///   keep `_total`. Pass the name with `_total`.
 /// - State sets are written as `gauge` in **both** formats. OpenMetrics' `stateset` type requires the
-///   state label to be named after the family (`syncmon_status{syncmon_status="ok"}`), but the SPEC
+///   state label to be named after the family (`syncmon_status{syncmon_status="ok"}`), but docs/metrics.md
 ///   fixes the label names (`status`, `state`, `reason`) that alerts and dashboards select on. Renaming
 ///   them per format would change the series whenever the negotiated format changes; a gauge per
 ///   state with exactly one `1` is the stateset-as-gauge pattern node_exporter and kube-state-metrics

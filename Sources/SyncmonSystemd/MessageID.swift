@@ -6,9 +6,9 @@ import Logging
 /// `journalctl MESSAGE_ID=…` queries depend on them, and `deploy/catalog/syncmon.catalog` explains each one
 /// (`journalctl -x`). Send one with the ``SyncmonMetadataKey/messageID`` metadata key.
 public enum MessageID: String, Sendable, Hashable, CaseIterable {
-    /// An engine's summary status changed (SPEC §2.4).
+    /// An engine's summary status changed (docs/protocol.md#summary).
     case summaryChanged = "0bbdc562cbe7450db945b00e912d3aaf"
-    /// A stall detector fired (SPEC §2.3).
+    /// A stall detector fired (docs/protocol.md#stall-detectors).
     case stallRaised = "fa96c826969c42e1a0472e0a8517de3f"
     /// A stall's condition became false again.
     case stallCleared = "ac533e19d42c478cb2cc5ea9f1aabb52"

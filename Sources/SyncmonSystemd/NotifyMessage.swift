@@ -1,4 +1,4 @@
-/// One state change the service manager is told about with `sd_notify` (SPEC §7).
+/// One state change the service manager is told about with `sd_notify` (docs/operations.md#systemd).
 ///
 /// Only keys systemd 252 (Debian 12) understands are offered: `MONOTONIC_USEC` and `Type=notify-reload` need 253.
 public enum NotifyMessage: Sendable, Hashable {

@@ -1,10 +1,10 @@
 import Logging
 
-/// The level of syncmon's state-change entries, as SPEC §5 assigns their journal priorities.
+/// The level of syncmon's state-change entries, as docs/operations.md#logs-and-journald assigns their journal priorities.
 ///
 /// err for `error` and `engine_down`, warning for `stalled`, `no_network` and `account_not_available`, notice for a
 /// recovery from one of those, info otherwise. Kept here, next to the priority mapping, so the daemon cannot drift
-/// from the SPEC one call site at a time.
+/// from the documented priorities one call site at a time.
 public enum StateChangeLogLevel {
     /// Summaries logged at `error`.
     static let errorSummaries: Set<String> = ["error", "engine_down"]
@@ -15,7 +15,7 @@ public enum StateChangeLogLevel {
     /// The level of an entry for a summary change.
     ///
     /// - Parameters:
-    ///   - summary: The new summary (SPEC §2.4 value).
+    ///   - summary: The new summary (docs/protocol.md#summary value).
     ///   - previous: The summary before, or `nil` for the first one of an engine.
     public static func summaryChanged(to summary: String, from previous: String?) -> Logger.Level {
         if Self.errorSummaries.contains(summary) { return .error }

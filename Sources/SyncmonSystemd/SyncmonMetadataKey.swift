@@ -1,4 +1,4 @@
-/// The swift-log metadata keys whose journal fields SPEC §5 and the journal catalog name.
+/// The swift-log metadata keys whose journal fields docs/operations.md#logs-and-journald and the journal catalog name.
 ///
 /// Any key works (``JournalFieldName/init(metadataKey:)`` maps it), but these are the ones dashboards, queries and
 /// the catalog's `@SYNCMON_…@` substitutions rely on, so code should use the constants rather than spell them.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SyncmonCore
 
-/// The stall-detector thresholds (SPEC §2.3), shared by `daemon` and `replay`.
+/// The stall-detector thresholds (docs/protocol.md#stall-detectors), shared by `daemon` and `replay`.
 ///
 /// Each is optional so that a flag given on the command line can win over the configuration
 /// file while an absent one leaves the file's (or the default) value alone.

@@ -74,7 +74,7 @@ struct DurationParserTests {
         #expect(DurationParser.parse(text) == span, "\(text)")
     }
 
-    @Test("the SPEC default thresholds format as an operator would write them")
+    @Test("the documented default thresholds format as an operator would write them")
     func defaultThresholds() {
         let defaults = StallThresholds.defaults
         #expect([defaults.notSyncing, defaults.noProgress, defaults.pendingNotDraining, defaults.retryLoop, defaults.noRecentImport]

@@ -2,7 +2,7 @@ import Foundation
 import SyncmonCore
 import Testing
 
-/// SPEC §1.4: transient, conflict and actionable codes; bounded metric labels; failure digests.
+/// docs/protocol.md#error-classes: transient, conflict and actionable codes; bounded metric labels; failure digests.
 @Suite("Error classes")
 struct ErrorClassTests {
     static let transientCodes: Set<KnownErrorCode> = [
@@ -13,7 +13,7 @@ struct ErrorClassTests {
         .attemptFailed, .backendRetry,
     ]
 
-    @Test("each known code has its SPEC class", arguments: KnownErrorCode.allCases)
+    @Test("each known code has its documented class", arguments: KnownErrorCode.allCases)
     func knownClass(_ code: KnownErrorCode) {
         let expected: ErrorClass = Self.transientCodes.contains(code) ? .transient : code == .serverRecordChanged ? .conflict : .actionable
         #expect(code.errorClass == expected)
@@ -23,7 +23,7 @@ struct ErrorClassTests {
         #expect(ErrorCode(name: name(code.description)).label.description == code.description)
     }
 
-    @Test("the actionable examples of SPEC §1.4 are actionable", arguments: [
+    @Test("the actionable examples of docs/protocol.md#error-classes are actionable", arguments: [
         KnownErrorCode.quotaExceeded, .zoneNotFound, .limitExceeded, .partialFailure, .batchRequestFailed, .unknownItem, .permissionFailure,
     ])
     func actionableExamples(_ code: KnownErrorCode) {

@@ -2,7 +2,7 @@ import SyncmonCore
 import Testing
 
 /// Every bad line is rejected with its bounded reason and, where one key is at fault, that key
-/// (SPEC §1, §8, §9.1).
+/// (docs/protocol.md, docs/configuration.md#limits, docs/protocol.md#validation).
 @Suite("EventDecoder: rejected lines")
 struct EventDecoderRejectionTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// Well-formed lines of every SPEC §1.3 event type decode to their payload, and the §1.2 envelope
+/// Well-formed lines of every docs/protocol.md#event-types event type decode to their payload, and the docs/protocol.md#envelope envelope
 /// (database, time, seq) is read.
 @Suite("EventDecoder: accepted lines")
 struct EventDecoderTests {
@@ -125,7 +125,7 @@ struct EventDecoderTests {
              .error(phase: .export, error: err(.requestRateLimited, retryAfter: 60))),
     ]
 
-    @Test("every SPEC §1.3 event type decodes with its payload", arguments: cases)
+    @Test("every docs/protocol.md#event-types event type decodes with its payload", arguments: cases)
     func decodesPayload(_ testCase: Case) {
         let result = decode(testCase.line)
         guard let event = result.event else {

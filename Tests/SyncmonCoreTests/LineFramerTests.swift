@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// SPEC §1.1 and §9.1: `\n`-framed lines whatever the chunk boundaries, oversized lines reported
+/// docs/protocol.md#transports, docs/protocol.md#validation: `\n`-framed lines whatever the chunk boundaries, oversized lines reported
 /// once with re-synchronisation, and a last line without `\n` read at the end.
 @Suite("LineFramer")
 struct LineFramerTests {

@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// What a sequence of events must leave behind in a pair (SPEC §2.1, §2.2, §9.3–§9.9).
+/// What a sequence of events must leave behind in a pair (docs/protocol.md#phases, docs/protocol.md#account-and-network, docs/protocol.md#scope, docs/protocol.md#liveness).
 enum Check: Sendable, CustomStringConvertible {
     case phase(Phase, PhaseState)
     case account(AccountStatus)

@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// The replay clock of SPEC §9.2, fed chunk by chunk (the recorded fixtures run end to end in
+/// The replay clock of docs/protocol.md#time, fed chunk by chunk (the recorded fixtures run end to end in
 /// SyncmonCLITests; these pin the rules one by one).
 @Suite("ReplaySession")
 struct ReplaySessionTests {

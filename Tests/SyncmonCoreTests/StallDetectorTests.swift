@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// The stall detectors of SPEC §2.3 and the clocks of §9.8: each fires once elapsed ≥ T, never
+/// The stall detectors of docs/protocol.md#stall-detectors and the clocks of docs/protocol.md#stall-detectors: each fires once elapsed ≥ T, never
 /// while suppressed, and gets the full T again after every suppression ends.
 @Suite("Stall detectors")
 struct StallDetectorTests {
@@ -193,7 +193,7 @@ struct StallDetectorTests {
         #expect(Self.stalls(steps, at: at(170), thresholds) == [.noProgress])
     }
 
-    // MARK: Clocks and clearing (SPEC §9.8)
+    // MARK: Clocks and clearing (docs/protocol.md#stall-detectors)
 
     struct ClockCase: Sendable, CustomTestStringConvertible {
         var label: String
@@ -305,7 +305,7 @@ struct StallDetectorTests {
                   steps: [s(0, .heartbeat), s(50, .willSendChanges), s(60, sentRecords(saved: 3))], reason: .noRecentExport, firesAt: 100),
     ]
 
-    @Test("stall clocks start and clear as SPEC §9.8 says", arguments: clocks)
+    @Test("stall clocks start and clear as docs/protocol.md#stall-detectors says", arguments: clocks)
     func clock(_ testCase: ClockCase) {
         let thresholds = only(testCase.reason, Self.threshold)
         if let firesAt = testCase.firesAt {
@@ -322,7 +322,7 @@ struct StallDetectorTests {
         }
     }
 
-    @Test("several stalls are listed in SPEC order")
+    @Test("several stalls are listed in documented order")
     func order() {
         let steps = Self.preamble + [s(1, pending(1, 0)), s(2, .error(phase: nil, error: err(.networkFailure)))]
         let all = StallThresholds(
@@ -359,7 +359,7 @@ struct StallDetectorTests {
         #expect(monitor.evaluate(fastKey, at: at(10_000))?.stalls.contains(.notSyncing) == true)
     }
 
-    @Test("stall reasons have the SPEC label spellings and parse back")
+    @Test("stall reasons have the documented label spellings and parse back")
     func names() {
         #expect(
             StallReason.allCases.map(\.description) == [

@@ -2,7 +2,7 @@ import Foundation
 import SyncmonCore
 import Testing
 
-/// The status JSON of SPEC §4, read back with Foundation.
+/// The status JSON of docs/protocol.md#status-json, read back with Foundation.
 @Suite("StatusDocument")
 struct StatusDocumentTests {
     static func event(_ engine: String, _ database: Database, _ payload: EventPayload) -> Event {
@@ -49,7 +49,7 @@ struct StatusDocumentTests {
         "lastEvent", "up",
     ]
 
-    @Test("the document has now and one engine object per row, in row order, with every SPEC key")
+    @Test("the document has now and one engine object per row, in row order, with every documented key")
     func shape() throws {
         let (text, object) = try Self.document(Self.monitor(), at: at(10))
         #expect(text.hasSuffix("}\n"))

@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// SPEC §2.4: the first summary that applies wins; SPEC §6/§9.11: the exit-code severities.
+/// docs/protocol.md#summary: the first summary that applies wins; docs/operations.md#commands, docs/operations.md#syncmon-status: the exit-code severities.
 @Suite("Summary precedence and severity")
 struct SummaryPrecedenceTests {
     /// An import that failed with `error` at 3…5.
@@ -76,7 +76,7 @@ struct SummaryPrecedenceTests {
         #expect(reached == Set(Summary.allCases).subtracting([.unknown]))
     }
 
-    @Test("summaries are spelled as SPEC §2.4 and parse back")
+    @Test("summaries are spelled as docs/protocol.md#summary and parse back")
     func names() {
         #expect(Summary.allCases.map(\.description) == [
             "stopped", "engine_down", "no_network", "account_not_available", "error", "stalled", "throttled", "retrying",
@@ -103,7 +103,7 @@ struct SummaryPrecedenceTests {
         (.unknown, .unknown),
     ]
 
-    @Test("each summary maps to its Nagios severity (SPEC §6)", arguments: severities)
+    @Test("each summary maps to its Nagios severity (docs/operations.md#commands)", arguments: severities)
     func severity(_ summary: Summary, _ expected: Severity) {
         #expect(summary.severity == expected)
     }
@@ -139,7 +139,7 @@ struct SummaryPrecedenceTests {
         ([.critical, .ok], .critical),
     ]
 
-    @Test("worst: ok < warning < unknown < critical; no rows is unknown (SPEC §9.11)", arguments: worst)
+    @Test("worst: ok < warning < unknown < critical; no rows is unknown (docs/operations.md#syncmon-status)", arguments: worst)
     func worstOf(_ severities: [Severity], _ expected: Severity) {
         #expect(Severity.worst(of: severities) == expected)
     }

@@ -2,7 +2,7 @@ import Foundation
 import SyncmonTestSupport
 import Testing
 
-/// Bad lines on the push socket (SPEC §1.1, §8): counted, logged, and never a reason to drop
+/// Bad lines on the push socket (docs/protocol.md#transports, docs/configuration.md#limits): counted, logged, and never a reason to drop
 /// the connection or disturb other engines.
 @Suite("Bad input on the push socket", .serialized)
 struct BadInputTests {

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The daemon's life under systemd's eyes: READY=1, STATUS=, STOPPING=1 (SPEC §7).
+/// The daemon's life under systemd's eyes: READY=1, STATUS=, STOPPING=1 (docs/operations.md#systemd).
 @Suite("Daemon lifecycle", .serialized)
 struct DaemonLifecycleTests {
     @Test("READY=1 arrives once both listeners are bound, with a STATUS= line")

@@ -2,7 +2,7 @@ import Foundation
 import SyncmonTestSupport
 import Testing
 
-/// `syncmon emit`, and engines tied to their push connection (SPEC §2.2, §6).
+/// `syncmon emit`, and engines tied to their push connection (docs/protocol.md#account-and-network, docs/operations.md#commands).
 @Suite("Emit and engine liveness", .serialized)
 struct EmitAndLivenessTests {
     func emit(_ daemon: DaemonProcess, _ arguments: [String]) throws {

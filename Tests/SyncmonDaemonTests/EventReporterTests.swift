@@ -5,7 +5,7 @@ import SyncmonDaemon
 import SyncmonSystemd
 import Testing
 
-/// `EventReporter`: the log entries behind the journald fields of SPEC §5, checked on the
+/// `EventReporter`: the log entries behind the journald fields of docs/operations.md#logs-and-journald, checked on the
 /// metadata the reporter hands to swift-log (the journald mapping is SyncmonSystemd's).
 @Suite("Event reporter")
 struct EventReporterTests {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SyncmonDaemon
 
-/// `HTTPRouter.respond`: the whole HTTP API without sockets (SPEC §4).
+/// `HTTPRouter.respond`: the whole HTTP API without sockets (docs/protocol.md#status-json).
 @Suite("HTTP router")
 struct HTTPRouterTests {
     let router: HTTPRouter
@@ -42,7 +42,7 @@ struct HTTPRouterTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "ok\n")
     }
 
-    @Test("/api/v1/status lists every pair with the SPEC keys")
+    @Test("/api/v1/status lists every pair with the documented keys")
     func status() throws {
         let response = self.get("/api/v1/status")
         #expect(response.status == .ok)

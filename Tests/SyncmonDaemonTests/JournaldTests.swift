@@ -3,7 +3,7 @@ import SyncmonSystemd
 import SyncmonTestSupport
 import Testing
 
-/// The daemon's journal entries as journald stores them (SPEC §5), read back with journalctl.
+/// The daemon's journal entries as journald stores them (docs/operations.md#logs-and-journald), read back with journalctl.
 @Suite("journald entries", .serialized)
 struct JournaldTests {
     /// Makes sure journald answers; cancels (skips) the test when it cannot, unless CI is set.

@@ -2,7 +2,7 @@ import Foundation
 import SyncmonTestSupport
 import Testing
 
-/// `/metrics` and friends over real HTTP (SPEC §3, §4, §8).
+/// `/metrics` and friends over real HTTP (docs/metrics.md, docs/protocol.md#status-json, docs/configuration.md#limits).
 @Suite("HTTP server", .serialized)
 struct MetricsHTTPTests {
     /// Lines of an exposition that do not change between two scrapes a moment apart.

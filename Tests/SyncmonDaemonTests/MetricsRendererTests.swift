@@ -4,10 +4,10 @@ import SyncmonExposition
 import SyncmonTestSupport
 import Testing
 
-/// `MetricsRenderer`: the `/metrics` exposition of a monitor fed with real events (SPEC §3).
+/// `MetricsRenderer`: the `/metrics` exposition of a monitor fed with real events (docs/metrics.md).
 @Suite("Metrics renderer")
 struct MetricsRendererTests {
-    /// Every SPEC §3 family (bar `process_*`) and its `# TYPE` in text 0.0.4.
+    /// Every docs/metrics.md family (bar `process_*`) and its `# TYPE` in text 0.0.4.
     static let families: [(name: String, type: String, perEngine: Bool)] = [
         ("syncmon_build_info", "gauge", false),
         ("syncmon_status", "gauge", true),
@@ -65,7 +65,7 @@ struct MetricsRendererTests {
     let text = Self.render()
     var metrics: MetricsText { get throws { try MetricsText(self.text) } }
 
-    @Test("every SPEC family has HELP and TYPE", arguments: Self.families)
+    @Test("every documented family has HELP and TYPE", arguments: Self.families)
     func familyPresent(family: (name: String, type: String, perEngine: Bool)) throws {
         let metrics = try self.metrics
         #expect(metrics.types[family.name] == family.type, "TYPE of \(family.name)")

@@ -3,10 +3,10 @@ import SyncmonTestSupport
 import Testing
 
 /// Events over the real push socket, read back through `/api/v1/status` and `syncmon status`
-/// (SPEC §1.1, §4, §6).
+/// (docs/protocol.md#transports, docs/protocol.md#status-json, docs/operations.md#commands).
 @Suite("Push ingest and status", .serialized)
 struct PushStatusTests {
-    /// Required keys of every status row (SPEC §4).
+    /// Required keys of every status row (docs/protocol.md#status-json).
     static let requiredKeys = ["engine", "database", "summary", "stalled", "account", "network", "setup", "import", "export", "throttledUntil", "pending", "lastEvent", "up"]
 
     @Test("several engines on one connection and several connections all land in the status JSON")

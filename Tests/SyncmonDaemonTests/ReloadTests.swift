@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// SIGHUP re-reads the configuration file (SPEC §7): RELOADING=1 … READY=1, new thresholds at once.
+/// SIGHUP re-reads the configuration file (docs/operations.md#systemd): RELOADING=1 … READY=1, new thresholds at once.
 @Suite("Configuration reload", .serialized)
 struct ReloadTests {
     func write(_ text: String, to path: String) throws {

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// State across restarts (SPEC §7): kept in --state-dir, restored at start, a corrupt file set aside.
+/// State across restarts (docs/operations.md#systemd): kept in --state-dir, restored at start, a corrupt file set aside.
 @Suite("Restart and persisted state", .serialized)
 struct RestartTests {
     /// The fields of a status row that persist (liveness does not).

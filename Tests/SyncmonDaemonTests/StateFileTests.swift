@@ -4,7 +4,7 @@ import SyncmonDaemon
 import SyncmonTestSupport
 import Testing
 
-/// `StateFile`: the persisted state (SPEC §7), independent of the daemon.
+/// `StateFile`: the persisted state (docs/operations.md#systemd), independent of the daemon.
 @Suite("State file")
 struct StateFileTests {
     let directory: TemporaryDirectory

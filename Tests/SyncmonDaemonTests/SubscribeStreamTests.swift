@@ -3,7 +3,7 @@ import SyncmonTestSupport
 import Testing
 
 /// `--subscribe` with real peers: SSE and NDJSON HTTP servers that drop the connection every few
-/// events, and a Unix-socket engine (SPEC §1.1). Counted through `/metrics`: every event exactly once.
+/// events, and a Unix-socket engine (docs/protocol.md#transports). Counted through `/metrics`: every event exactly once.
 @Suite("Subscribe: HTTP and Unix-socket sources")
 struct SubscribeStreamTests {
     /// `fetchedRecordZoneChanges` with one modification: each one adds 1 to `syncmon_records_fetched_total`.

@@ -2,7 +2,7 @@ import Foundation
 import SyncmonTestSupport
 import Testing
 
-/// sd_notify's watchdog (SPEC §7): WATCHDOG=1 at half of WATCHDOG_USEC, for this process only.
+/// sd_notify's watchdog (docs/operations.md#systemd): WATCHDOG=1 at half of WATCHDOG_USEC, for this process only.
 @Suite("systemd watchdog", .serialized)
 struct WatchdogTests {
     /// Intervals between consecutive WATCHDOG=1 datagrams, in seconds.

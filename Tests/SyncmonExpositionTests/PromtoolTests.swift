@@ -1,7 +1,7 @@
 import SyncmonExposition
 import Testing
 
-/// The SPEC's acceptance check: `promtool check metrics` must exit 0 and print nothing.
+/// The exposition's acceptance check (docs/metrics.md#promtool): `promtool check metrics` must exit 0 and print nothing.
 ///
 /// promtool parses only text 0.0.4, so OpenMetrics output is checked by ``OpenMetricsParserTests``.
 @Suite(

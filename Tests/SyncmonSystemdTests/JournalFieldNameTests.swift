@@ -52,7 +52,7 @@ struct JournalFieldNameTests {
         #expect(JournalFieldName(metadataKey: key)?.rawValue == field)
     }
 
-    @Test("the SyncmonMetadataKey constants give exactly the fields SPEC §5 names")
+    @Test("the SyncmonMetadataKey constants give exactly the fields docs/operations.md#logs-and-journald names")
     func specFields() {
         let mapped = [
             SyncmonMetadataKey.engine, SyncmonMetadataKey.database, SyncmonMetadataKey.summary,

@@ -1,7 +1,7 @@
 import SyncmonSystemd
 import Testing
 
-/// The sd_notify payloads (SPEC §7).
+/// The sd_notify payloads (docs/operations.md#systemd).
 @Suite("sd_notify messages")
 struct NotifyMessageTests {
     @Test(

@@ -2,7 +2,7 @@ import Logging
 import SyncmonSystemd
 import Testing
 
-/// The levels SPEC §5 assigns to state-change entries.
+/// The levels docs/operations.md#logs-and-journald assigns to state-change entries.
 @Suite("State-change log levels")
 struct StateChangeLogLevelTests {
     @Test(

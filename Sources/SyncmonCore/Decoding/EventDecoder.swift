@@ -1,4 +1,4 @@
-/// Decodes one NDJSON line into an `Event`, with the strict validation of SPEC §1 and §9.1.
+/// Decodes one NDJSON line into an `Event`, with the strict validation of docs/protocol.md, docs/protocol.md#validation.
 ///
 /// This is the hot path (every event of every engine passes through it), so it is a
 /// purpose-built single pass over the bytes rather than `JSONDecoder`: no dictionaries, no
@@ -6,7 +6,7 @@
 /// yields a bounded `RejectionReason` instead of an error the caller must interpret, and no input
 /// can trap or recurse without bound.
 public struct EventDecoder: Sendable {
-    /// The longest accepted line in bytes, excluding the `\n` and a trailing `\r` (SPEC §1.1).
+    /// The longest accepted line in bytes, excluding the `\n` and a trailing `\r` (docs/protocol.md#transports).
     public var maximumLineLength: Int
 
     public init(maximumLineLength: Int = 65_536) {
@@ -334,7 +334,7 @@ private struct RawFields {
         return .value(try scanner.withString { $0.flatMap(parse) })
     }
 
-    /// An engine identifier: 1–64 characters of `[A-Za-z0-9._-]` (SPEC §1.2).
+    /// An engine identifier: 1–64 characters of `[A-Za-z0-9._-]` (docs/protocol.md#envelope).
     private static func engineName(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<InlineName> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
         return try scanner.withString { bytes in

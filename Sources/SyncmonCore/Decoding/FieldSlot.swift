@@ -5,7 +5,7 @@
 enum FieldSlot<Value> {
     /// The key did not appear.
     case absent
-    /// The key was `null`: absent for optional keys, invalid for required ones (SPEC §9.1).
+    /// The key was `null`: absent for optional keys, invalid for required ones (docs/protocol.md#validation).
     case null
     case value(Value)
     /// The key held the wrong JSON type or an out-of-range value.

@@ -1,4 +1,4 @@
-/// Why a line was rejected: the bounded `reason` label of `syncmon_events_rejected_total` (SPEC §3).
+/// Why a line was rejected: the bounded `reason` label of `syncmon_events_rejected_total` (docs/metrics.md).
 public enum RejectionReason: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// Not a JSON object: bad syntax, truncated, invalid UTF-8, nested too deep.
     case malformed
@@ -58,7 +58,7 @@ public struct Rejection: Hashable, Sendable, CustomStringConvertible {
 /// The outcome of decoding one line.
 public enum DecodeResult: Sendable {
     case event(Event)
-    /// A blank line: skipped, not a rejection (SPEC §9.1).
+    /// A blank line: skipped, not a rejection (docs/protocol.md#validation).
     case blank
     case rejected(Rejection)
 }

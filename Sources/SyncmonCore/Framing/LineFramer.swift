@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Splits a byte stream into NDJSON lines (SPEC §1.1, §9.1), whatever the chunk boundaries.
+/// Splits a byte stream into NDJSON lines (docs/protocol.md#transports, docs/protocol.md#validation), whatever the chunk boundaries.
 ///
 /// Complete lines inside a chunk are handed out in place (no copy); only a line that straddles
 /// two chunks is buffered. A line over the limit is reported once as too large and skipped up
@@ -56,7 +56,7 @@ public struct LineFramer: Sendable {
         }
     }
 
-    /// Ends the stream: a last line without `\n` is still read (SPEC §9.1).
+    /// Ends the stream: a last line without `\n` is still read (docs/protocol.md#validation).
     public mutating func finish(_ body: (Line) throws -> Void) rethrows {
         defer {
             self.partial.removeAll()

@@ -1,4 +1,4 @@
-/// The account condition of a pair, from `accountStatus` and `accountChange` events (SPEC §2.2).
+/// The account condition of a pair, from `accountStatus` and `accountChange` events (docs/protocol.md#account-and-network).
 public enum AccountStatus: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     case available
     case noAccount
@@ -77,7 +77,7 @@ public enum AccountChangeType: Int, CaseIterable, Hashable, Sendable, CustomStri
     }
 }
 
-/// The network condition of a pair (SPEC §2.2).
+/// The network condition of a pair (docs/protocol.md#account-and-network).
 public enum NetworkStatus: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     case available
     case unavailable

@@ -1,4 +1,4 @@
-/// Engine identifiers as protocol version 1 allows them (SPEC §1.2): 1–64 characters of
+/// Engine identifiers as protocol version 1 allows them (docs/protocol.md#envelope): 1–64 characters of
 /// `[A-Za-z0-9._-]`. The one rule the decoder, the daemon's configuration and query checks,
 /// the command line and the client library all use.
 public enum EngineName {

@@ -1,4 +1,4 @@
-/// How syncmon treats an error (SPEC §1.4).
+/// How syncmon treats an error (docs/protocol.md#error-classes).
 public enum ErrorClass: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The engine retries by itself (CKSyncEngine's automatically handled list).
     case transient
@@ -29,7 +29,7 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
     case zoneNotFound, limitExceeded, userDeletedZone, tooManyParticipants, alreadyShared
     case referenceViolation, managedAccountRestricted, participantMayNeedVerification, serverResponseLost
     case assetNotAvailable, accountTemporarilyUnavailable, participantAlreadyInvited
-    /// syncmon's own code for a failed `containerEvent` that carried no error (SPEC §9.7).
+    /// syncmon's own code for a failed `containerEvent` that carried no error (docs/protocol.md#containerevent).
     case unknown
 
     // The codes `syncmon wrap` reports for rclone, restic and rsync (docs/wrap.md): exit

@@ -1,4 +1,4 @@
-/// One decoded event line (SPEC §1.2 and §1.3).
+/// One decoded event line (docs/protocol.md#envelope, docs/protocol.md#event-types).
 ///
 /// Every field is stored inline so that decoding an event allocates nothing.
 public struct Event: Sendable {
@@ -39,7 +39,7 @@ public struct Event: Sendable {
     public var pair: PairKey { PairKey(engine: self.engine, database: self.database) }
 }
 
-/// The event types and the payload fields syncmon keeps (SPEC §1.3).
+/// The event types and the payload fields syncmon keeps (docs/protocol.md#event-types).
 ///
 /// Fields that only matter to logs (`reason`, `zone`, messages, record names) are validated by
 /// the decoder and then dropped.
@@ -107,7 +107,7 @@ public struct ContainerEvent: Sendable, Equatable {
     public var started: Timestamp
     /// `nil` on the start notification.
     public var ended: Timestamp?
-    /// `succeeded`, when given; an end without it succeeded when it has no error (SPEC §9.7).
+    /// `succeeded`, when given; an end without it succeeded when it has no error (docs/protocol.md#containerevent).
     public var succeeded: Bool?
     public var error: SyncError?
 

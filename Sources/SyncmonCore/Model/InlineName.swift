@@ -6,7 +6,7 @@ import Darwin
 
 /// A short UTF-8 string of at most 64 bytes stored inline, without a heap allocation.
 ///
-/// Engine names (SPEC §1.2: 1–64 characters) and unrecognised error codes are decoded for every
+/// Engine names (docs/protocol.md#envelope: 1–64 characters) and unrecognised error codes are decoded for every
 /// event; a Swift `String` over 15 bytes would allocate each time, so the decoder writes the
 /// bytes straight into this value and the state store hashes and compares it in place.
 public struct InlineName: Hashable, Sendable, CustomStringConvertible {

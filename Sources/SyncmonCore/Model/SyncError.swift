@@ -1,4 +1,4 @@
-/// An error as carried by events (SPEC §1.3 `Error`): only the code and the retry-after are
+/// An error as carried by events (docs/protocol.md#event-types `Error`): only the code and the retry-after are
 /// kept; messages and record names are for logs, never state or labels.
 public struct SyncError: Hashable, Sendable, Codable {
     public var code: ErrorCode
@@ -83,11 +83,11 @@ public struct ErrorCodeTally: Sendable, Equatable {
 public struct FailureDigest: Sendable, Equatable {
     /// Number of failures.
     public var count: Int = 0
-    /// The first actionable failure, which a failed cycle shows (SPEC §9.4).
+    /// The first actionable failure, which a failed cycle shows (docs/protocol.md#how-a-cycle-ends).
     public var firstActionable: SyncError? = nil
     /// The first transient failure, shown when nothing actionable failed.
     public var firstTransient: SyncError? = nil
-    /// The last `retryAfter` in list order: a later one replaces an earlier one (SPEC §9.6).
+    /// The last `retryAfter` in list order: a later one replaces an earlier one (docs/protocol.md#what-each-event-does).
     public var retryAfter: TimeSpan? = nil
     /// Failures by code label.
     public var codes = ErrorCodeTally()

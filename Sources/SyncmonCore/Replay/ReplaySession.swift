@@ -1,7 +1,7 @@
-/// Runs a recorded stream through the state model offline (`syncmon replay`, SPEC §6).
+/// Runs a recorded stream through the state model offline (`syncmon replay`, docs/operations.md#commands).
 ///
 /// The clock is the latest event time seen and never goes backwards; an event without a time
-/// happens at the current clock (SPEC §9.2). Events before the first timed one wait until a time
+/// happens at the current clock (docs/protocol.md#time). Events before the first timed one wait until a time
 /// is known, so that a stream's untimed preamble does not happen in 1970. Feeding is
 /// chunk-by-chunk, so a file of any size replays in constant memory.
 public struct ReplaySession: Sendable {

@@ -23,7 +23,7 @@ public struct Monitor: Sendable {
     public private(set) var pairs: [PairKey: PairState] = [:]
     /// Rejected lines by reason (`RejectionReason.rawValue`).
     public private(set) var rejected = [UInt64](repeating: 0, count: RejectionReason.allCases.count)
-    /// Events dropped as duplicates after a resume (not rejections, SPEC §9.10).
+    /// Events dropped as duplicates after a resume (not rejections, docs/protocol.md#rejections).
     public private(set) var duplicates: UInt64 = 0
     /// Events applied.
     public private(set) var accepted: UInt64 = 0
@@ -92,7 +92,7 @@ public struct Monitor: Sendable {
     }
 
     /// A push connection closed: engines tied to it without `engineStopped` are down until
-    /// they are heard from again (SPEC §2.2).
+    /// they are heard from again (docs/protocol.md#account-and-network).
     public mutating func connectionClosed(_ connection: UInt64) {
         for index in self.pairs.indices where self.pairs.values[index].connection == connection {
             self.pairs.values[index].connectionClosed()
@@ -260,7 +260,7 @@ public struct Monitor: Sendable {
     }
 }
 
-/// A change worth one log entry: a summary moved, or a stall was raised or cleared (SPEC §5).
+/// A change worth one log entry: a summary moved, or a stall was raised or cleared (docs/operations.md#logs-and-journald).
 public struct StatusChange: Sendable {
     /// What changed.
     public enum Kind: Equatable, Sendable {

@@ -5,7 +5,7 @@ public struct MonitorConfiguration: Sendable {
     /// Per-engine thresholds, which replace the global ones for that engine.
     public var engineThresholds: [InlineName: StallThresholds]
     /// The most (engine, database) pairs tracked; lines that would add one more are rejected
-    /// with `engine_limit` (SPEC §8).
+    /// with `engine_limit` (docs/configuration.md#limits).
     public var maximumPairs: Int
     /// Also report summary moves that keep the health (every cycle of a healthy engine), for
     /// debug logging; off, a healthy engine's verdict is reported once.

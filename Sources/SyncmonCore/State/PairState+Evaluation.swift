@@ -5,13 +5,13 @@ public struct Evaluation: Hashable, Sendable, Codable {
 }
 
 extension PairState {
-    /// The engine is neither stopped nor down (SPEC §2.2, §9.9).
+    /// The engine is neither stopped nor down (docs/protocol.md#account-and-network, docs/protocol.md#liveness).
     public func isUp(at now: Timestamp) -> Bool {
         !self.stopped && !self.isDown(at: now)
     }
 
     /// Down: its push connection closed without `engineStopped`, or 3 × the promised heartbeat
-    /// interval passed without any event (inclusive, SPEC §9.2).
+    /// interval passed without any event (inclusive, docs/protocol.md#time).
     public func isDown(at now: Timestamp) -> Bool {
         if self.disconnected { return true }
         guard let interval = self.heartbeatInterval else { return false }
@@ -40,7 +40,7 @@ extension PairState {
         return max(self.suppressionEnded ?? throttle, throttle)
     }
 
-    /// The stalls that fire at `now` (SPEC §2.3, §9.8).
+    /// The stalls that fire at `now` (docs/protocol.md#stall-detectors).
     public func stalls(at now: Timestamp, thresholds: StallThresholds) -> StallSet {
         var changesBy = Timestamp.distantFuture
         return self.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
@@ -119,7 +119,7 @@ extension PairState {
         return (previous, evaluation)
     }
 
-    /// The summary and stalls at `now` (SPEC §2.4).
+    /// The summary and stalls at `now` (docs/protocol.md#summary).
     public func evaluate(at now: Timestamp, thresholds: StallThresholds) -> Evaluation {
         let stalls = self.stalls(at: now, thresholds: thresholds)
         return Evaluation(summary: self.summary(at: now, stalls: stalls), stalls: stalls)

@@ -1,4 +1,4 @@
-/// Everything syncmon knows about one (engine, database) pair (SPEC §2).
+/// Everything syncmon knows about one (engine, database) pair (docs/protocol.md#state-model).
 ///
 /// A pure value: events are applied with their time passed in, and the verdict (summary and
 /// stalls) is computed for a given "now" by `evaluate(at:thresholds:)`. Nothing here reads a
@@ -66,7 +66,7 @@ public struct PairState: Sendable, Codable {
     /// so the next look evaluates. Not persisted: a restored pair is looked at once.
     var verdictHoldsUntil = Timestamp.distantPast
 
-    /// What is persisted: everything but liveness, which is not (SPEC §2.2): after a restart an
+    /// What is persisted: everything but liveness, which is not (docs/protocol.md#account-and-network): after a restart an
     /// engine counts as up until its heartbeat rule says otherwise.
     /// The engine's own network is kept under `network`, as before the host view existed: a
     /// state file never held anything else there.
@@ -187,7 +187,7 @@ public struct ErrorCounterKey: Hashable, Comparable, Sendable, Codable {
 
 extension PairState {
     /// Applies the event unless its `seq` is not above the last accepted one (a duplicate after
-    /// a resume, SPEC §9.10); returns whether it was applied.
+    /// a resume, docs/protocol.md#rejections); returns whether it was applied.
     mutating func applyIfNew(_ event: Event, at time: Timestamp, connection: UInt64?) -> Bool {
         if let sequence = event.sequence, let last = self.lastSequence, sequence <= last { return false }
         self.apply(event, at: time, connection: connection)
@@ -204,7 +204,7 @@ extension PairState {
             if let last = self.lastSequence, sequence > last, sequence - last > 1 { self.sequenceGaps &+= UInt64(sequence - last - 1) }
             self.lastSequence = sequence
         }
-        // Any event means the engine is heard from again (SPEC §2.2, §9.9).
+        // Any event means the engine is heard from again (docs/protocol.md#account-and-network, docs/protocol.md#liveness).
         self.stopped = false
         self.disconnected = false
         if time > self.lastEvent { self.lastEvent = time }
@@ -255,7 +255,7 @@ extension PairState {
             self.apply(containerEvent, at: time)
         case .accountStatus(let status):
             self.account = status
-            // Only `accountStatus available`, not `accountChange`, completes setup (SPEC §9.3).
+            // Only `accountStatus available`, not `accountChange`, completes setup (docs/protocol.md#scope).
             if status == .available { self.completeEngineSetup(at: time) }
         case .networkStatus(let available):
             self.engineNetwork = available ? .available : .unavailable
@@ -288,7 +288,7 @@ extension PairState {
                 self.engineSetupPending = false
                 self.setup.fail(at: time, error: error)
             } else if let phase, phase != .setup {
-                // Counts toward the phase's open cycle, if it has one (SPEC §9.5). Setup has no
+                // Counts toward the phase's open cycle, if it has one (docs/protocol.md#what-each-event-does). Setup has no
                 // cycle errors: a CKSyncEngine setup completes by account or cycle, and a
                 // containerEvent setup reports its own outcome.
                 self.withPhase(phase) { _ = $0.note(error) }
@@ -315,7 +315,7 @@ extension PairState {
             self.count(error, phase: event.kind, at: time)
         }
         if !succeeded {
-            // A failure without an error is reported as `unknown`; a conflict code is actionable here (SPEC §9.7).
+            // A failure without an error is reported as `unknown`; a conflict code is actionable here (docs/protocol.md#containerevent).
             let code = event.error?.code ?? ErrorCode(.unknown)
             if event.error == nil { self.countError(code: code, phase: event.kind) }
             phaseError = PhaseError(code: code, errorClass: code.errorClass == .transient ? .transient : .actionable)
@@ -377,7 +377,7 @@ extension PairState {
 
     private mutating func noteSideEffects(errorClass: ErrorClass, retryAfter: TimeSpan?, at time: Timestamp) {
         if errorClass == .transient, self.transientSinceSuccess == nil { self.transientSinceSuccess = time }
-        // Any error carrying retryAfter throttles, whatever its class (SPEC §9.6).
+        // Any error carrying retryAfter throttles, whatever its class (docs/protocol.md#what-each-event-does).
         if let retryAfter { self.throttle(until: time.adding(retryAfter), at: time) }
     }
 

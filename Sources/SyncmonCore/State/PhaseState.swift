@@ -1,4 +1,4 @@
-/// The state of one phase, as CloudKitSyncMonitor's `SyncState` (SPEC §2.1).
+/// The state of one phase, as CloudKitSyncMonitor's `SyncState` (docs/protocol.md#phases).
 public enum PhaseState: Equatable, Sendable, Codable {
     case notStarted
     case inProgress(since: Timestamp)
@@ -45,7 +45,7 @@ public enum PhaseStateName: Int, CaseIterable, Sendable, CustomStringConvertible
 public struct PhaseError: Equatable, Sendable, Codable {
     public var code: ErrorCode
     /// `transient` makes the summary `retrying`; anything else makes it `error`. A conflict code
-    /// that fails a `containerEvent` counts as actionable (SPEC §9.7), so this is not always the
+    /// that fails a `containerEvent` counts as actionable (docs/protocol.md#containerevent), so this is not always the
     /// code's own class.
     public var errorClass: ErrorClass
 

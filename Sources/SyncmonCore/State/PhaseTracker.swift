@@ -37,7 +37,7 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
         case failed(PhaseError)
     }
 
-    /// Opens a cycle; a second start while one is open restarts it (SPEC §9.4).
+    /// Opens a cycle; a second start while one is open restarts it (docs/protocol.md#how-a-cycle-ends).
     mutating func start(at time: Timestamp, containerIdentifier: UInt64? = nil) {
         self.state = .inProgress(since: time)
         self.lastProgress = nil
@@ -47,7 +47,7 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
         self.lastStart = time
     }
 
-    /// Records progress, opening a cycle implicitly when none is open (SPEC §2.1, §9.4).
+    /// Records progress, opening a cycle implicitly when none is open (docs/protocol.md#phases, docs/protocol.md#how-a-cycle-ends).
     mutating func progress(at time: Timestamp) {
         if !self.state.isInProgress { self.start(at: time) }
         self.lastProgress = time

@@ -1,4 +1,4 @@
-/// Why a pair counts as stalled (SPEC §2.3), in the SPEC's order.
+/// Why a pair counts as stalled (docs/protocol.md#stall-detectors), in the documented order.
 public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// Setup succeeded and no import has started since.
     case notSyncing
@@ -31,7 +31,7 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
     }
 }
 
-/// A set of stall reasons, one bit each, iterated in the SPEC's order.
+/// A set of stall reasons, one bit each, iterated in the documented order.
 public struct StallSet: Hashable, Sendable, Codable, Sequence {
     public private(set) var rawValue: UInt8 = 0
 

@@ -1,4 +1,4 @@
-/// One word for the health of a pair (SPEC §2.4), in precedence order: the first that applies
+/// One word for the health of a pair (docs/protocol.md#summary), in precedence order: the first that applies
 /// wins, and an engine's overall summary is the first (worst) of its databases'.
 public enum Summary: Int, CaseIterable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     case stopped
@@ -37,7 +37,7 @@ public enum Summary: Int, CaseIterable, Hashable, Comparable, Sendable, Codable,
         self = summary
     }
 
-    /// The Nagios-convention severity `syncmon status` exits with (SPEC §6).
+    /// The Nagios-convention severity `syncmon status` exits with (docs/operations.md#commands).
     public var severity: Severity {
         switch self {
         case .succeeded, .inProgress, .notStarted, .throttled, .retrying, .stopped: .ok
@@ -73,7 +73,7 @@ public enum Severity: Int32, Sendable, CustomStringConvertible {
     case unknown = 3
 
     /// Over several rows the most severe wins in the order ok < warning < unknown < critical
-    /// (SPEC §9.11); no rows at all is unknown.
+    /// (docs/operations.md#syncmon-status); no rows at all is unknown.
     public static func worst<Rows: Sequence<Severity>>(of severities: Rows) -> Severity {
         var worst: Severity?
         for severity in severities where worst.map({ severity.rank > $0.rank }) ?? true { worst = severity }

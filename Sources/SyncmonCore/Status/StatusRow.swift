@@ -1,4 +1,4 @@
-/// One row of status (SPEC §4): a pair's verdict and the facts behind it at one moment.
+/// One row of status (docs/protocol.md#status-json): a pair's verdict and the facts behind it at one moment.
 public struct StatusRow: Sendable {
     public var key: PairKey
     public var summary: Summary

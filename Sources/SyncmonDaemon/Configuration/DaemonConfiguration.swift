@@ -31,14 +31,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var peerPolicies: [String: PeerPolicy] = [:]
     /// What `[source NAME]` sections say, by source name.
     public var sourceSettings: [String: SourceSettings] = [:]
-    /// Concurrent push connections (SPEC §8).
+    /// Concurrent push connections (docs/configuration.md#limits).
     public var maximumConnections = 256
-    /// The longest event line in bytes (SPEC §8).
+    /// The longest event line in bytes (docs/configuration.md#limits).
     public var maximumLineLength = 65_536
     /// The largest HTTP request head in bytes, and how long a request may take to arrive.
     public var maximumRequestHeadSize = 8192
     public var requestReadTimeout = TimeSpan.seconds(10 as Int64)
-    /// How long state changes may wait before they are written (SPEC: at most a second lost).
+    /// How long state changes may wait before they are written (docs/operations.md#reliability: at most a second lost).
     public var persistInterval = TimeSpan.seconds(1 as Int64)
     /// How the host's own network view is learnt (`--host-network`).
     public var hostNetwork = HostNetworkMode.auto
@@ -48,7 +48,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// and a reload like any other configuration error); nil serves plain HTTP to anyone.
     public var web: WebSecurity? = nil
 
-    /// Defaults for the current user and environment (SPEC §1.1, §7): systemd's
+    /// Defaults for the current user and environment (docs/protocol.md#transports, docs/operations.md#systemd): systemd's
     /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the
     /// user's XDG directories.
     public init(environment: [String: String] = DaemonConfiguration.processEnvironment, isRoot: Bool = getuid() == 0) {

@@ -3,7 +3,7 @@ import ServiceLifecycle
 import SyncmonSystemd
 import UnixSignals
 
-/// Re-reads the configuration on SIGHUP (SPEC §7): `RELOADING=1`, apply, `READY=1`.
+/// Re-reads the configuration on SIGHUP (docs/operations.md#systemd): `RELOADING=1`, apply, `READY=1`.
 ///
 /// Stall thresholds, the pair limit and the web configuration (certificates, users, headers:
 /// for connections and requests from then on) apply at once; listen addresses, socket paths, sources,

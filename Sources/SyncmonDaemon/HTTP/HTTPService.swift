@@ -12,7 +12,7 @@ import SyncmonCore
 import Glibc
 #endif
 
-/// The HTTP listener (SPEC §4): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
+/// The HTTP listener (`--listen`, docs/configuration.md): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
 ///
 /// With a web configuration (docs/configuration.md, "Web configuration") every listener serves
 /// TLS and/or asks for a password on every path; SIGHUP swaps it for new connections without
@@ -165,7 +165,7 @@ extension HTTPRequestHandler {
     }
 }
 
-/// Answers 431 and closes when a request head grows past the limit (SPEC §8: 8 KiB).
+/// Answers 431 and closes when a request head grows past the limit (docs/configuration.md#limits: 8 KiB).
 final class RequestHeadLimiter: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

@@ -1,7 +1,7 @@
 import SyncmonCore
 import SyncmonExposition
 
-/// Renders `/metrics` (SPEC §3) from a snapshot of the state model. Pure: the caller passes the
+/// Renders `/metrics` (docs/metrics.md) from a snapshot of the state model. Pure: the caller passes the
 /// snapshot, the process figures and the time.
 ///
 /// Every state set is written whole (exactly one `1`), every per-pair family carries `engine`
@@ -302,7 +302,7 @@ public struct MetricsRenderer: Sendable {
         writer.sample(Families.saveFailures, value: persistence.failures)
         writer.family(Families.lastSave)
         if let lastSuccess = persistence.lastSuccess { writer.sample(Families.lastSave, value: lastSuccess.seconds) }
-        // SPEC §3 lists the subscribe sources' families; they are announced (HELP/TYPE) even while
+        // docs/metrics.md lists the subscribe sources' families; they are announced (HELP/TYPE) even while
         // no source is configured, so dashboards and alert rules find them. No sources, no samples.
         // One sample per configured source, labelled with its name (docs/subscribe.md).
         let sources = self.sources.samples()

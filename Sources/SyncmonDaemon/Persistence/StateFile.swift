@@ -5,7 +5,7 @@ import Glibc
 #endif
 import SyncmonCore
 
-/// The persisted state (SPEC §7): every pair's state, written atomically (write, fsync, rename,
+/// The persisted state (docs/operations.md#systemd): every pair's state, written atomically (write, fsync, rename,
 /// fsync the directory) so that a crash leaves either the old file or the new one, never half.
 public struct StateFile: Sendable {
     public let directory: String

@@ -9,7 +9,7 @@ import SyncmonCore
 import Glibc
 #endif
 
-/// The push transport (SPEC §1.1): a Unix stream socket engines connect to and write lines on.
+/// The push transport (docs/protocol.md#transports): a Unix stream socket engines connect to and write lines on.
 ///
 /// Each connection frames and decodes on its own event loop and applies a whole read's worth
 /// of events under the store's lock at once. A bad line is counted and logged (rate-limited),
@@ -76,7 +76,7 @@ public struct PushIngestService: Service {
         } else {
             try Self.prepareDirectory(of: self.path)
             server = try await bootstrap.bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true).get()
-            // Engines in the socket's group may write; nobody else (SPEC §1.1).
+            // Engines in the socket's group may write; nobody else (docs/protocol.md#transports).
             chmod(self.path, 0o660)
         }
         self.logger.info("listening for events", metadata: ["syncmon.events_socket": "\(self.path)"])
@@ -106,7 +106,7 @@ public struct PushIngestService: Service {
     }
 }
 
-/// Hands out connection ids and enforces the connection limit (SPEC §8); knows when the
+/// Hands out connection ids and enforces the connection limit (docs/configuration.md#limits); knows when the
 /// daemon is stopping, so connections it closes itself do not mark their engines down.
 final class ConnectionCounter: Sendable {
     let limit: Int

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Lets the notifier wait until every listener is bound before it sends `READY=1` (SPEC §7).
+/// Lets the notifier wait until every listener is bound before it sends `READY=1` (docs/operations.md#systemd).
 public final class ReadinessLatch: Sendable {
     private struct State {
         var remaining: Int

@@ -1,6 +1,6 @@
 import SyncmonCore
 
-/// The one-line `STATUS=` text systemd shows (SPEC §7), e.g. "3 engines: 2 ok, 1 stalled".
+/// The one-line `STATUS=` text systemd shows (docs/operations.md#systemd), e.g. "3 engines: 2 ok, 1 stalled".
 public enum StatusLine {
     /// Counts engines (not pairs) by their worst summary; healthy ones are "ok".
     public static func text(summaries: [(key: PairKey, summary: Summary)]) -> String {

@@ -5,7 +5,7 @@ import Synchronization
 import SyncmonCore
 import SyncmonSystemd
 
-/// Talks to systemd (SPEC §7): `READY=1` once every listener is bound, `STATUS=` kept current,
+/// Talks to systemd (docs/operations.md#systemd): `READY=1` once every listener is bound, `STATUS=` kept current,
 /// `WATCHDOG=1` at half of `WATCHDOG_USEC` only while the event loops and the state model
 /// answer, `STOPPING=1` on shutdown.
 public final class SystemdNotifyService: Service, Sendable {

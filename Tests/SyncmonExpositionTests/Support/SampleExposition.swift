@@ -1,6 +1,6 @@
 import SyncmonExposition
 
-/// A realistic `/metrics` for N engine/database pairs: every SPEC §3 family, written the way the
+/// A realistic `/metrics` for N engine/database pairs: every docs/metrics.md family, written the way the
 /// daemon will write it (family header once, then per engine a few samples with pre-rendered labels).
 struct SampleExposition {
     /// Everything one engine/database pair contributes, with its labels rendered ahead of time.
