@@ -18,7 +18,7 @@ struct StatusClient {
     let options: HTTPGetClient.Options
 
     /// The status document for `engine` (or all engines).
-    func fetch(engine: String?) async throws -> (json: String, now: Timestamp, rows: [StatusRow]) {
+    func fetch(engine: String?) async throws -> (json: String, document: StatusDocument) {
         guard let components = URLComponents(string: self.url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
         else {
@@ -47,7 +47,7 @@ struct StatusClient {
         } catch {
             throw Unreachable(description: "\(self.url) did not answer with syncmon status JSON (\(error))")
         }
-        return (body, document.now, document.engines)
+        return (body, document)
     }
 
     private func explain(_ failure: HTTPGetClient.Failure) -> String {

@@ -106,15 +106,17 @@ struct StatusCommand: AsyncParsableCommand {
             case .json:
                 print(status.json, terminator: status.json.hasSuffix("\n") ? "" : "\n")
             case .nagios:
-                print(NagiosLine.render(rows: status.rows, engine: self.engine))
+                print(NagiosLine.render(rows: status.document.engines, engine: self.engine))
             case .table:
-                if status.rows.isEmpty, let engine = self.engine {
+                if status.document.engines.isEmpty, let engine = self.engine {
                     print("No engine named \(engine) is tracked.")
                 } else {
-                    print(StatusTable.render(rows: status.rows, now: status.now, colors: colors), terminator: "")
+                    print(StatusTable.render(rows: status.document.engines, now: status.document.now, colors: colors), terminator: "")
                 }
+                // The state on disk is behind: the operator should know before a restart.
+                if let warning = status.document.stateSave?.warning { printError("syncmon status: warning: \(warning)") }
             }
-            return Severity.worst(of: status.rows.map(\.summary.severity))
+            return Severity.worst(of: status.document.engines.map(\.summary.severity))
         } catch {
             // A check command's output is its first line on stdout: the monitoring system must
             // read why it is UNKNOWN there, not in a log of stderr nobody sees.

@@ -185,3 +185,24 @@ struct StatusDocumentTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(StatusDocument.self, from: Data(text.utf8)) }
     }
 }
+
+/// The state saver's health in the status document and the warning `syncmon status` prints.
+@Suite("StateSaveStatus")
+struct StateSaveStatusTests {
+    @Test("no warning while saves succeed; one naming the last save while they fail")
+    func warning() {
+        #expect(StateSaveStatus(lastSave: at(0), failures: 3, failingInARow: 0).warning == nil)
+        let behind = StateSaveStatus(lastSave: at(0), failures: 3, failingInARow: 2).warning
+        #expect(behind?.contains("since 2026-11-21T12:00:00Z") == true)
+        #expect(behind?.contains("2 save(s) failed in a row") == true)
+        #expect(StateSaveStatus(lastSave: nil, failures: 1, failingInARow: 1).warning?.contains("since the daemon started") == true)
+    }
+
+    @Test("a document with stateSave reads back with it; one without, without")
+    func roundTrip() throws {
+        let save = StateSaveStatus(lastSave: at(5), failures: 1, failingInARow: 1)
+        let text = statusJSON(rows: [], now: at(10), stateSave: save)
+        #expect(try JSONDecoder().decode(StatusDocument.self, from: Data(text.utf8)).stateSave == save)
+        #expect(try JSONDecoder().decode(StatusDocument.self, from: Data(statusJSON(rows: [], now: at(10)).utf8)).stateSave == nil)
+    }
+}

@@ -208,9 +208,9 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// The status document as JSON text, encoded as the daemon does (Foundation's encoder, keys
 /// sorted, a newline at the end).
-func statusJSON(rows: [StatusRow], now: Timestamp, pretty: Bool = true) -> String {
+func statusJSON(rows: [StatusRow], now: Timestamp, stateSave: StateSaveStatus? = nil, pretty: Bool = true) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(StatusDocument(now: now, engines: rows))) ?? Data()
+    let data = (try? encoder.encode(StatusDocument(now: now, engines: rows, stateSave: stateSave))) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"
 }

@@ -42,6 +42,21 @@ struct HTTPRouterTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "ok\n")
     }
 
+    @Test("/api/v1/status says how saving the state goes: behind after failures, caught up after a save")
+    func stateSave() throws {
+        let health = self.router.renderer.persistence
+        var document = try self.json(self.get("/api/v1/status"))
+        #expect(JSONSubset.mismatches(expected: ["stateSave": ["failures": 0, "failingInARow": 0]], actual: document) == [])
+        #expect((document["stateSave"] as? [String: Any])?["lastSave"] is NSNull)
+        _ = health.failed()
+        _ = health.failed()
+        document = try self.json(self.get("/api/v1/status"))
+        #expect(JSONSubset.mismatches(expected: ["stateSave": ["failures": 2, "failingInARow": 2]], actual: document) == [])
+        health.succeeded(at: at(9))
+        document = try self.json(self.get("/api/v1/status"))
+        #expect(JSONSubset.mismatches(expected: ["stateSave": ["failures": 2, "failingInARow": 0, "lastSave": "2026-11-21T12:00:09Z"]], actual: document) == [])
+    }
+
     @Test("/api/v1/status lists every pair with the documented keys")
     func status() throws {
         let response = self.get("/api/v1/status")

@@ -8,26 +8,31 @@
 public struct StatusDocument: Codable, Sendable {
     public var now: Timestamp
     public var engines: [StatusRow]
+    /// How saving the state goes: from the daemon, absent from `syncmon replay`.
+    public var stateSave: StateSaveStatus?
 
-    public init(now: Timestamp, engines: [StatusRow]) {
+    public init(now: Timestamp, engines: [StatusRow], stateSave: StateSaveStatus? = nil) {
         self.now = now
         self.engines = engines
+        self.stateSave = stateSave
     }
 
     enum CodingKeys: String, CodingKey {
-        case now, engines
+        case now, engines, stateSave
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.now = try container.decodeTime(forKey: .now)
         self.engines = try container.decode([StatusRow].self, forKey: .engines)
+        self.stateSave = try container.decodeIfPresent(StateSaveStatus.self, forKey: .stateSave)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(RFC3339.format(self.now), forKey: .now)
         try container.encode(self.engines, forKey: .engines)
+        try container.encodeIfPresent(self.stateSave, forKey: .stateSave)
     }
 }
 

@@ -84,6 +84,12 @@ public struct HTTPRouter: Sendable {
         self.renderer = renderer
     }
 
+    /// The state saver's health, for the status document.
+    private var stateSave: StateSaveStatus {
+        let health = self.renderer.persistence.snapshot
+        return StateSaveStatus(lastSave: health.lastSuccess, failures: health.failures, failingInARow: health.failingInARow)
+    }
+
     /// A `/metrics` answer to be written as it is rendered; see ``streamedMetrics(for:now:)``.
     public struct StreamedMetrics: Sendable {
         public var contentType: String
@@ -142,7 +148,7 @@ public struct HTTPRouter: Sendable {
                 return .text(.badRequest, "engine names are 1-64 characters of [A-Za-z0-9._-]\n")
             }
             let rows = snapshot.monitor.rows(at: now, engine: engine)
-            return HTTPResponse(status: .ok, contentType: "application/json", body: StatusDocument(now: now, engines: rows).json())
+            return HTTPResponse(status: .ok, contentType: "application/json", body: StatusDocument(now: now, engines: rows, stateSave: self.stateSave).json())
         default:
             return .text(.notFound, "not found; try /metrics, /healthz or /api/v1/status\n")
         }
