@@ -61,7 +61,8 @@ enum Check: Sendable, CustomStringConvertible {
     }
 
     /// Records an issue when the check does not hold for `state` at `now`.
-    func verify(_ state: PairState, at now: Timestamp, thresholds: StallThresholds, sourceLocation: SourceLocation = #_sourceLocation) {
+    func verify(_ state: PairState, at now: Timestamp, thresholds: StallThresholds, fileID: String = #fileID, filePath: String = #filePath, sourceLine: Int = #line, column: Int = #column) {
+        let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: sourceLine, column: column)
         let evaluation = state.evaluate(at: now, thresholds: thresholds)
         switch self {
         case .phase(let phase, let expected): #expect(state[phase].state == expected, "\(self)", sourceLocation: sourceLocation)

@@ -23,7 +23,8 @@ struct SubscribeStreamTests {
 
     /// Waits until the engine's fetched count and the subscribe received count are `count`, then
     /// checks they stay there (nothing arrives twice later).
-    static func expectExactly(_ count: Int, _ daemon: DaemonProcess, _ engine: String, received: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+    static func expectExactly(_ count: Int, _ daemon: DaemonProcess, _ engine: String, received: Int? = nil, fileID: String = #fileID, filePath: String = #filePath, sourceLine: Int = #line, column: Int = #column) async {
+        let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: sourceLine, column: column)
         let expectedReceived = Double(received ?? count)
         let reached = await Polling.until(timeout: .seconds(15)) {
             Self.fetched(daemon, engine) == Double(count) && Self.received(daemon) == expectedReceived

@@ -3,7 +3,8 @@ import SyncmonCore
 import Testing
 
 /// Decodes `line` with the daemon's own decoder, recording an issue when it is not an event.
-func decodedEvent(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> Event? {
+func decodedEvent(_ line: String, fileID: String = #fileID, filePath: String = #filePath, sourceLine: Int = #line, column: Int = #column) -> Event? {
+    let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: sourceLine, column: column)
     switch EventDecoder().decode(Array(line.utf8)) {
     case .event(let event):
         return event

@@ -15,7 +15,8 @@ func at(_ seconds: Int64) -> Timestamp {
 }
 
 /// The event a line decodes to; a line the decoder rejects is a bug in the test.
-func decodeEvent(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> Event? {
+func decodeEvent(_ line: String, fileID: String = #fileID, filePath: String = #filePath, sourceLine: Int = #line, column: Int = #column) -> Event? {
+    let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: sourceLine, column: column)
     switch EventDecoder().decode(Array(line.utf8)) {
     case .event(let event): return event
     case .blank: Issue.record("blank line", sourceLocation: sourceLocation)
@@ -28,11 +29,11 @@ func decodeEvent(_ line: String, sourceLocation: SourceLocation = #_sourceLocati
 func makeMonitor(
     _ steps: [(Int64, String)],
     configuration: MonitorConfiguration = MonitorConfiguration(),
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, sourceLine: Int = #line, column: Int = #column
 ) -> Monitor {
     var monitor = Monitor(configuration: configuration)
     for (seconds, line) in steps {
-        guard let event = decodeEvent(line, sourceLocation: sourceLocation) else { continue }
+        guard let event = decodeEvent(line, fileID: fileID, filePath: filePath, sourceLine: sourceLine, column: column) else { continue }
         monitor.apply(event, at: at(seconds))
     }
     return monitor
