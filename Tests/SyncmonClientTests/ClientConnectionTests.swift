@@ -171,10 +171,12 @@ struct ClientConnectionTests {
     @Test("run() twice at once is refused")
     func alreadyRunning() async throws {
         let directory = try TemporaryDirectory(prefix: "smc")
-        let client = SyncmonClient(engine: "twice", configuration: Self.fastConfiguration(directory.path("none.sock")), logger: quietLogger)
+        let recorder = try LineRecorder(path: directory.path("events.sock"))
+        let client = SyncmonClient(engine: "twice", configuration: Self.fastConfiguration(recorder.path), logger: quietLogger)
         let task = Task { try await client.run() }
         defer { task.cancel() }
-        try await Task.sleep(for: .milliseconds(50))
+        // Connected means the first run() is under way: no guessing how long a task takes to start.
+        #expect(await Polling.until { client.statistics.connected })
         await #expect(throws: SyncmonClientError.alreadyRunning) { try await client.run() }
     }
 }

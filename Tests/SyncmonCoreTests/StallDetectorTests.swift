@@ -359,6 +359,13 @@ struct StallDetectorTests {
         #expect(monitor.evaluate(fastKey, at: at(10_000))?.stalls.contains(.notSyncing) == true)
     }
 
+    @Test("every stall reason has a bit in StallSet, and a set of all of them holds all of them")
+    func stallSetWidth() {
+        #expect(StallReason.allCases.count <= MemoryLayout<StallSet>.size * 8)
+        let all = StallSet(StallReason.allCases)
+        #expect(Array(all) == StallReason.allCases)
+    }
+
     @Test("stall reasons have the documented label spellings and parse back")
     func names() {
         #expect(

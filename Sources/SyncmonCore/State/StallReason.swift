@@ -51,7 +51,9 @@ public struct StallSet: Hashable, Sendable, Codable, Sequence {
     }
 
     public mutating func insert(_ reason: StallReason) {
-        assert(Self.hasRoomForEveryReason, "StallSet.rawValue is narrower than StallReason")
+        // A precondition, not an assert: a shift past the width gives 0 in release builds too,
+        // and the stall would vanish from every verdict. A constant, so it costs nothing.
+        precondition(Self.hasRoomForEveryReason, "StallSet.rawValue is narrower than StallReason")
         self.rawValue |= 1 << reason.rawValue
     }
 
