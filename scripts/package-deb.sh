@@ -27,6 +27,7 @@ cd "$(dirname "$0")/.."
 for tool in dpkg-deb dpkg-shlibdeps strip gzip git; do
     command -v "$tool" >/dev/null || { echo "package-deb: $tool not found (scripts/install-deps.sh --package)" >&2; exit 2; }
 done
+git rev-parse --verify -q HEAD >/dev/null || { echo "package-deb: not a git work tree: the version comes from git" >&2; exit 2; }
 mkdir -p "$outdir"
 
 if [ "${SYNCMON_DEB_SKIP_BUILD:-0}" != 1 ]; then
