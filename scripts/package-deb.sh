@@ -46,7 +46,7 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 commit_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y%m%d)
 sha=$(git rev-parse --short=7 HEAD)
 dirty=""
-git diff --quiet HEAD -- Sources Package.swift deploy dashboards docs scripts/package-deb.sh 2>/dev/null || dirty=.dirty
+git diff --quiet HEAD -- Sources Package.swift deploy dashboards docs README.md scripts/package-deb.sh 2>/dev/null || dirty=.dirty
 if describe=$(git describe --tags --long --match 'v[0-9]*' 2>/dev/null); then
     tag=${describe%-*-g*}
     ahead=${describe%-g*}; ahead=${ahead##*-}
