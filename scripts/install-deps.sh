@@ -16,13 +16,22 @@
 #                                    (rclone serve webdav/restic, rsync --daemon); openssl, which
 #                                    makes the certificates of the web configuration tests. A test that
 #                                    skips for want of a package is a hole, so every package a
-#                                    test needs is listed here.
+#                                    test needs is listed here. The Debian package
+#                                    (scripts/package-deb.sh, scripts/test-package.sh): dpkg-dev
+#                                    (dpkg-shlibdeps), lintian; the alerts end to end
+#                                    (scripts/test-alerts.sh): prometheus-alertmanager.
+#   scripts/install-deps.sh --package  plus dpkg-dev, which scripts/package-deb.sh needs
 #   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
 set -euo pipefail
 
 packages=(libsystemd-dev zlib1g-dev libcrypt-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
     packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq rclone restic rsync openssl)
+    # The Debian package and the alerts end to end (scripts/test-package.sh, scripts/test-alerts.sh).
+    packages+=(dpkg-dev lintian prometheus-alertmanager)
+fi
+if [ "${1:-}" = "--package" ]; then
+    packages+=(dpkg-dev)
 fi
 if [ "${1:-}" = "--bench" ]; then
     packages+=(mtail)

@@ -17,10 +17,18 @@
 # Needs root, unshare(1), overlayfs and cgroup2; exits 77 (skip) where it cannot build the
 # container. Takes ~25 s.
 #   scripts/test-unit-sandbox.sh [SYNCMON_BINARY]
+# Package mode (SYNCMON_SANDBOX_MODE=package): scripts/test-package.sh sources this file to boot
+# the same container with none of syncmon's files in it and a network namespace of its own
+# (loopback only, so the packaged units run unchanged on their default port); this file then
+# returns to it once systemd runs, with in_ns, wait_for, fail and $work defined.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=${1:-${SYNCMON_BINARY:-.build/debug/syncmon}}
-binary=$(readlink -f "$binary")
+mode=${SYNCMON_SANDBOX_MODE:-units}
+binary=""
+if [ "$mode" = units ]; then
+    binary=${1:-${SYNCMON_BINARY:-.build/debug/syncmon}}
+    binary=$(readlink -f "$binary")
+fi
 
 skip() { echo "test-unit-sandbox: SKIP: $*" >&2; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root"
@@ -32,7 +40,7 @@ for candidate in /sys/fs/cgroup/unified /sys/fs/cgroup; do
     if [ "$(stat -f -c %T "$candidate" 2>/dev/null)" = cgroup2fs ]; then cgroot=$candidate; break; fi
 done
 [ -n "$cgroot" ] || skip "no cgroup2 hierarchy"
-[ -x "$binary" ] || { echo "test-unit-sandbox: no binary at $binary" >&2; exit 1; }
+[ "$mode" = package ] || [ -x "$binary" ] || { echo "test-unit-sandbox: no binary at $binary" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/syncmon-sandbox.XXXXXX)
 cgroup="$cgroot/syncmon-sandbox-$$"
@@ -58,9 +66,11 @@ trap 'exit 130' INT TERM HUP
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 mkdir -p "$work/files/units/syncmon.service.d" "$work/ov"
 touch "$work/console.log"
-cp "$binary" "$work/files/syncmon"
-cp deploy/systemd/syncmon.service deploy/systemd/syncmon.socket "$work/files/units/"
-cp deploy/sysusers.d/syncmon.conf "$work/files/"
+if [ "$mode" = units ]; then
+    cp "$binary" "$work/files/syncmon"
+    cp deploy/systemd/syncmon.service deploy/systemd/syncmon.socket "$work/files/units/"
+    cp deploy/sysusers.d/syncmon.conf "$work/files/"
+fi
 cat >"$work/files/units/syncmon.service.d/test.conf" <<EOF
 [Service]
 ExecStart=
@@ -83,11 +93,13 @@ StandardOutput=file:/run/mdwe-$probe.txt
 MemoryDenyWriteExecute=$([ $probe = on ] && echo yes || echo no)
 EOF
 done
-cat >"$work/files/units/syncmon-test.target" <<'EOF'
+wanted=systemd-journald.socket
+[ "$mode" = package ] || wanted="$wanted syncmon.socket"
+cat >"$work/files/units/syncmon-test.target" <<EOF
 [Unit]
 Description=syncmon sandbox test
-Wants=systemd-journald.socket syncmon.socket
-After=systemd-journald.socket syncmon.socket
+Wants=$wanted
+After=$wanted
 EOF
 
 # Built inside the namespaces, before systemd starts. Every step is private to them.
@@ -123,12 +135,16 @@ for unit in /lib/systemd/system/sysinit.target.wants/* systemd-remount-fs.servic
     case "\$name" in systemd-journald.service|systemd-sysusers.service) continue ;; esac
     ln -sf /dev/null "\$R/etc/systemd/system/\$name"
 done
-cp "\$W/files/units/syncmon.service" "\$W/files/units/syncmon.socket" "\$W/files/units/syncmon-test.target" \\
-    "\$W/files/units/mdwe-on.service" "\$W/files/units/mdwe-off.service" "\$R/etc/systemd/system/"
+cp "\$W/files/units/syncmon-test.target" "\$W/files/units/mdwe-on.service" "\$W/files/units/mdwe-off.service" "\$R/etc/systemd/system/"
 cp "\$W/files/mdwe-probe.py" "\$R/usr/local/bin/"
-cp -r "\$W/files/units/syncmon.service.d" "\$R/etc/systemd/system/"
-mkdir -p "\$R/etc/sysusers.d"; cp "\$W/files/syncmon.conf" "\$R/etc/sysusers.d/"
-cp "\$W/files/syncmon" "\$R/usr/local/bin/syncmon"
+if [ "$mode" = units ]; then
+    cp "\$W/files/units/syncmon.service" "\$W/files/units/syncmon.socket" "\$R/etc/systemd/system/"
+    cp -r "\$W/files/units/syncmon.service.d" "\$R/etc/systemd/system/"
+    mkdir -p "\$R/etc/sysusers.d"; cp "\$W/files/syncmon.conf" "\$R/etc/sysusers.d/"
+    cp "\$W/files/syncmon" "\$R/usr/local/bin/syncmon"
+else
+    ip link set lo up
+fi
 mkdir "\$R/oldroot"
 cd "\$R"
 pivot_root . oldroot
@@ -142,7 +158,9 @@ EOF
 mkdir "$cgroup"
 (
     echo "$BASHPID" >"$cgroup/cgroup.procs"
-    exec unshare --cgroup --pid --fork --mount --uts --ipc bash "$work/inner.sh"
+    network=()
+    [ "$mode" = package ] && network=(--net)
+    exec unshare --cgroup --pid --fork --mount --uts --ipc "${network[@]}" bash "$work/inner.sh"
 ) >"$work/setup.log" 2>&1 &
 ns_pid=$!
 
@@ -157,7 +175,11 @@ if [ -z "$inner" ]; then
     cat "$work/setup.log" >&2
     skip "could not boot systemd in namespaces"
 fi
-in_ns() { nsenter -t "$inner" -m -p -u -i -r -w -- "$@"; }
+if [ "$mode" = package ]; then
+    in_ns() { nsenter -t "$inner" -m -p -u -i -n -r -w -- "$@"; }
+else
+    in_ns() { nsenter -t "$inner" -m -p -u -i -r -w -- "$@"; }
+fi
 
 fail() {
     echo "test-unit-sandbox: FAIL: $*" >&2
@@ -175,6 +197,8 @@ received() {
     curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^syncmon_events_received_total\{transport="push"\}/{print $2}'
 }
 at_least() { local value; value=$(received); [ -n "$value" ] && [ "$value" -ge "$1" ]; }
+# Package mode: the caller (scripts/test-package.sh) takes over here.
+if [ "$mode" = package ]; then return 0; fi
 
 wait_for 20 in_ns systemctl is-active --quiet syncmon.socket || fail "syncmon.socket not active"
 owner=$(in_ns stat -c '%U:%G %a' /run/syncmon/events.sock)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: installs the dependencies, starts a
 # journald when the machine has none (containers without systemd), builds, and runs every test.
-#   scripts/test.sh                        everything: deploy checks, Syncthing end to end, Swift suites
+#   scripts/test.sh                        everything: deploy checks, alerts end to end, the Debian
+#                                          package, Syncthing end to end, Swift suites
 #   scripts/test.sh --sanitize address     the Swift suites under AddressSanitizer (or thread:
 #                                          ThreadSanitizer), built apart in .build-address/.build-thread
 set -euo pipefail
@@ -40,6 +41,13 @@ swift build --build-tests
 export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
 # Rules, units, dashboard and a real Prometheus scraping a real daemon (the debug binary).
 scripts/test-deploy.sh
+# --- The Debian package and the alerts end to end (both fail, never skip, under CI) ---------
+# The sync alerts through Prometheus and Alertmanager to a webhook, firing and resolved (~20 s).
+scripts/test-alerts.sh
+# The package: the static release build (several minutes from scratch), lintian, then dpkg -i,
+# the units under systemd 252 in a sandbox, and dpkg --purge leaving nothing behind (~30 s).
+scripts/test-package.sh
+# ---------------------------------------------------------------------------------------------
 # The Syncthing adapter against two real Syncthing instances on loopback (about 2 minutes).
 scripts/syncthing/test-syncthing.sh
 # --- Reliability (docs/operations.md, "Reliability"; docs/soak.md) -------------------------------
