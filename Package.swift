@@ -118,12 +118,6 @@ let package = Package(
                 "SyncmonSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            linkerSettings: [
-                // Resident memory: pack the ~58,000 relative relocations of a PIE (DT_RELR,
-                // glibc 2.36+) and keep the dynamic symbol table to what is imported, so the
-                // loader reads and dirties ~3 MB less at every start.
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"])
             ]
         ),
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.

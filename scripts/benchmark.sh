@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh --bench
-swift build -c release --static-swift-stdlib --product syncmon
-swift build -c release --static-swift-stdlib --product syncmon-bench
+scripts/build-release.sh --product syncmon
+scripts/build-release.sh --product syncmon-bench
 # Allocation counts: a small malloc counter, preloaded (scripts/bench/malloc-count.c).
 # Any C compiler: the Swift toolchain's clang when the system has no cc.
 mkdir -p .build/bench

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Debian package syncmon_VERSION_amd64.deb from the static release build
-# (`swift build -c release --static-swift-stdlib --product syncmon`, as scripts/run.sh builds it)
+# (scripts/build-release.sh, as scripts/run.sh builds it)
 # and checks it with lintian when lintian is installed (errors fail; warnings are printed).
 #   scripts/package-deb.sh [OUTDIR]        OUTDIR defaults to the current directory
 # Environment:
@@ -31,7 +31,7 @@ git rev-parse --verify -q HEAD >/dev/null || { echo "package-deb: not a git work
 mkdir -p "$outdir"
 
 if [ "${SYNCMON_DEB_SKIP_BUILD:-0}" != 1 ]; then
-    swift build -c release --static-swift-stdlib --product syncmon >&2
+    scripts/build-release.sh >&2
 fi
 binary=.build/release/syncmon
 [ -x "$binary" ] || { echo "package-deb: no $binary (build it, or leave SYNCMON_DEB_SKIP_BUILD unset)" >&2; exit 2; }

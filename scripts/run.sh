@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-swift build -c release --static-swift-stdlib --product syncmon
+scripts/build-release.sh
 exec .build/release/syncmon daemon "$@"
