@@ -112,14 +112,21 @@ struct WebConfigEndToEndTests {
         return text
     }
 
+    /// A CA and a server certificate for `syncmon-1` in `directory`, and `webConfig` written
+    /// to its web.yml, whose path comes back with the certificates.
+    static func prepare(_ directory: TemporaryDirectory, webConfig: String) throws -> (Certificates, String) {
+        let certificates = try Certificates(in: directory.path)
+        try certificates.install("syncmon-1")
+        let web = directory.path("web.yml")
+        try webConfig.write(toFile: web, atomically: true, encoding: .utf8)
+        return (certificates, web)
+    }
+
     @Test("HTTPS with basic auth: every path asks, the right password passes, plain HTTP is refused")
     func httpsWithBasicAuth() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let certificates = try Certificates(in: directory.path)
-        try certificates.install("syncmon-1")
-        let web = directory.path("web.yml")
-        try Self.webConfig().write(toFile: web, atomically: true, encoding: .utf8)
+        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         let base = "https://127.0.0.1:\(daemon.port)"
 
@@ -189,10 +196,7 @@ struct WebConfigEndToEndTests {
     func clientCertificates() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let certificates = try Certificates(in: directory.path)
-        try certificates.install("syncmon-1")
-        let web = directory.path("web.yml")
-        try Self.webConfig(users: [:], clientAuth: "RequireAndVerifyClientCert").write(toFile: web, atomically: true, encoding: .utf8)
+        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig(users: [:], clientAuth: "RequireAndVerifyClientCert"))
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         let url = "https://127.0.0.1:\(daemon.port)/healthz"
 
@@ -224,10 +228,7 @@ struct WebConfigEndToEndTests {
     func rotation() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let certificates = try Certificates(in: directory.path)
-        try certificates.install("syncmon-1")
-        let web = directory.path("web.yml")
-        try Self.webConfig().write(toFile: web, atomically: true, encoding: .utf8)
+        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         let url = "https://127.0.0.1:\(daemon.port)/healthz"
         #expect(try Self.servedSubject(port: daemon.port).contains("CN = syncmon-1"))
@@ -278,10 +279,7 @@ struct WebConfigEndToEndTests {
     func badAtStart(_ item: BadStart) async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let certificates = try Certificates(in: directory.path)
-        try certificates.install("syncmon-1")
-        let web = directory.path("web.yml")
-        try item.yaml.write(toFile: web, atomically: true, encoding: .utf8)
+        let (_, web) = try Self.prepare(directory, webConfig: item.yaml)
         let result = try SyncmonProcess.run([
             "daemon", "--web.config.file", web, "--listen", "127.0.0.1:\(try FreePort.next())", "--events-socket", directory.path("e.sock"),
             "--state-dir", directory.path("state"), "--log-target", "stderr", "--host-network", "off",
@@ -295,10 +293,7 @@ struct WebConfigEndToEndTests {
     func configFileKey() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let certificates = try Certificates(in: directory.path)
-        try certificates.install("syncmon-1")
-        let web = directory.path("web.yml")
-        try Self.webConfig().write(toFile: web, atomically: true, encoding: .utf8)
+        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
         let config = directory.path("syncmon.conf")
         try "web-config-file = \(web)\n".write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--config", config])
@@ -321,10 +316,7 @@ struct WebConfigEndToEndTests {
         }
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let certificates = try Certificates(in: directory.path)
-        try certificates.install("syncmon-1")
-        let web = directory.path("web.yml")
-        try Self.webConfig().write(toFile: web, atomically: true, encoding: .utf8)
+        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         try "s3cret pass".write(toFile: directory.path("password"), atomically: true, encoding: .utf8)
         let configuration = """
