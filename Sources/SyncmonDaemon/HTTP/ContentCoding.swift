@@ -1,4 +1,4 @@
-/// `Accept-Encoding` negotiation for the streamed `/metrics` body (RFC 9110 §12.5.3).
+/// `Accept-Encoding` negotiation for every response (RFC 9110 §12.5.3).
 enum ContentCoding {
     /// Whether the request's `Accept-Encoding` values admit gzip: `gzip` or `x-gzip` with a
     /// non-zero weight, or else `*` with a non-zero weight. No header, no gzip.

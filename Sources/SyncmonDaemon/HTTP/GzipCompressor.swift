@@ -1,6 +1,7 @@
 import CZlib
 
-/// A gzip stream (RFC 1952) fed piece by piece, for `/metrics` compressed as it is rendered.
+/// A gzip stream (RFC 1952): the one gzip of the HTTP server, fed piece by piece for `/metrics`
+/// compressed as it is rendered, in one go for the other responses.
 ///
 /// zlib's fastest level: an exposition is compressed once and read once, and it is so repetitive
 /// that level 1 already shrinks it about 22 times; level 6 (zlib's default, and what
@@ -52,6 +53,16 @@ final class GzipCompressor {
             precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, "deflate failed: \(status)")
             if finish ? status == Z_STREAM_END : !full { return }
         }
+    }
+
+    /// `bytes` as one gzip stream, for a response written whole.
+    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        let compressor = GzipCompressor()
+        var output: [UInt8] = []
+        bytes.withUnsafeBytes { input in
+            compressor.compress(input, finish: true) { output.append(contentsOf: $0) }
+        }
+        return output
     }
 
     /// Ends the stream, lending the last bytes and the gzip trailer to `sink`.

@@ -1,7 +1,6 @@
 import Logging
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 import Synchronization
@@ -79,13 +78,6 @@ public struct HTTPService: Service {
                     }
                     try pipeline.addHandler(RequestHeadLimiter(limit: headLimit))
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                    try pipeline.addHandler(
-                        HTTPResponseCompressor(responseCompressionPredicate: { head, _ in
-                            guard head.headers.contains(name: HTTPRequestHandler.precompressedMarker) else { return .compressIfPossible }
-                            head.headers.remove(name: HTTPRequestHandler.precompressedMarker)
-                            return .doNotCompress
-                        })
-                    )
                     try pipeline.addHandler(HTTPRequestHandler(router: router, renderers: renderers, web: web, hashers: hashers))
                 }
             }
@@ -120,9 +112,9 @@ public struct HTTPService: Service {
 }
 
 extension HTTPRequestHandler {
-    /// Marks a response whose body is already compressed, so `HTTPResponseCompressor` passes it
-    /// through; the compressor's predicate removes it before the head is sent.
-    static let precompressedMarker = "x-syncmon-precompressed"
+    /// Bodies smaller than this are sent as they are: gzip would save a few bytes for a header
+    /// and a buffer's worth of work.
+    static let smallestCompressedBody = 1024
 
     /// Writes a `/metrics` body as it is rendered: the rendering (and gzip, when asked) runs on a
     /// rendering thread, so the event loop sends the first pieces while the rest is written (on two
@@ -138,10 +130,8 @@ extension HTTPRequestHandler {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: streamed.contentType)
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-        if gzip {
-            headers.add(name: "content-encoding", value: "gzip")
-            headers.add(name: Self.precompressedMarker, value: "1")
-        }
+        headers.add(name: "vary", value: "accept-encoding")
+        if gzip { headers.add(name: "content-encoding", value: "gzip") }
         // No content-length: HTTP/1.1 gets chunked encoding; HTTP/1.0 ends with the connection.
         if !keepAlive || head.version.minor == 0 { headers.add(name: "connection", value: "close") }
         context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
@@ -298,9 +288,19 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.write(self.router.respond(to: request), head: head, extraHeaders: extraHeaders, context: context)
     }
 
+    /// Writes a whole response, gzipped (through the same compressor as `/metrics`) when the
+    /// client accepts it and the body is large enough to gain from it.
     private func write(_ response: HTTPResponse, head: HTTPRequestHead, extraHeaders: [(String, String)], context: ChannelHandlerContext) {
+        var response = response
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: response.contentType)
+        if response.body.count >= Self.smallestCompressedBody {
+            headers.add(name: "vary", value: "accept-encoding")
+            if ContentCoding.acceptsGzip(head.headers["accept-encoding"]) {
+                response.body = GzipCompressor.gzip(response.body)
+                headers.add(name: "content-encoding", value: "gzip")
+            }
+        }
         headers.add(name: "content-length", value: String(response.body.count))
         for (name, value) in response.headers { headers.add(name: name, value: value) }
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
