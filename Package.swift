@@ -20,7 +20,6 @@ let package = Package(
         // Web configuration (exporter-toolkit's web-config.yml): YAML, and TLS on the listeners.
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The pure core: event model, decoder, state machines, stall detectors, status. No I/O.
@@ -102,7 +101,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
                 // HMAC-SHA256: the basic-auth cache keeps no plaintext password.
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

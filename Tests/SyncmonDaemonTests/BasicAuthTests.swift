@@ -90,8 +90,14 @@ struct BasicAuthTests {
         let cache = CredentialCache(capacity: 3)
         let password = Array("hunter2".utf8)
         let first = cache.digest(user: "bob", hash: "h1", password: password)
-        #expect(first.count == 32)
-        #expect(!first.elementsEqual(password))
+        // SHA-512 crypt: `$6$rounds=1000$` + salt + `$` + 86 characters of digest.
+        #expect(first.starts(with: Array("$6$rounds=1000$".utf8)) && first.count > 86)
+        #expect(!first.elementsEqual(password) && !String(decoding: first, as: UTF8.self).contains("hunter2"))
+        // The same input gives the same digest (it is a key); another process's salt would not.
+        #expect(cache.digest(user: "bob", hash: "h1", password: password) == first)
+        #expect(CredentialCache(capacity: 3).digest(user: "bob", hash: "h1", password: password) != first)
+        // A NUL in a password does not cut it short.
+        #expect(cache.digest(user: "bob", hash: "h1", password: password + [0, 1]) != first)
         #expect(cache.digest(user: "bob", hash: "h2", password: password) != first)
         #expect(cache.digest(user: "bo", hash: "h1", password: Array("bhunter2".utf8)) != first)
         cache.store(user: "bob", digest: first, accepted: true)
