@@ -4,7 +4,12 @@
 # and checks it with lintian when lintian is installed (errors fail; warnings are printed).
 #   scripts/package-deb.sh [OUTDIR]        OUTDIR defaults to the current directory
 # Environment:
-#   SYNCMON_DEB_SKIP_BUILD=1   package .build/release/syncmon as it is (no swift build)
+#   SYNCMON_DEB_SKIP_BUILD=1   package the binary as it is (no swift build)
+#   SYNCMON_DEB_CONFIGURATION=debug
+#                              package a debug build linked like the release one (static Swift
+#                              runtime, lld): after `swift build --build-tests` only a relink,
+#                              where the release build takes many minutes from scratch. For
+#                              testing the package (scripts/test-package.sh in CI); ship release.
 #   DEBFULLNAME, DEBEMAIL      the Maintainer field (default: the author of the repository's
 #                              first commit)
 #   SYNCMON_DEB_LINTIAN=0      do not run lintian
@@ -30,10 +35,16 @@ done
 git rev-parse --verify -q HEAD >/dev/null || { echo "package-deb: not a git work tree: the version comes from git" >&2; exit 2; }
 mkdir -p "$outdir"
 
+configuration=${SYNCMON_DEB_CONFIGURATION:-release}
+case "$configuration" in
+    release) build=(scripts/build-release.sh) ;;
+    debug) build=(env SYNCMON_RELEASE_LINK=1 swift build --static-swift-stdlib --product syncmon) ;;
+    *) echo "package-deb: SYNCMON_DEB_CONFIGURATION is release or debug, not $configuration" >&2; exit 2 ;;
+esac
 if [ "${SYNCMON_DEB_SKIP_BUILD:-0}" != 1 ]; then
-    scripts/build-release.sh >&2
+    "${build[@]}" >&2
 fi
-binary=.build/release/syncmon
+binary=.build/$configuration/syncmon
 [ -x "$binary" ] || { echo "package-deb: no $binary (build it, or leave SYNCMON_DEB_SKIP_BUILD unset)" >&2; exit 2; }
 
 # --- Version ------------------------------------------------------------------------------------
@@ -193,8 +204,12 @@ mkdir -p "$root/usr/share/lintian/overrides"
 cat >"$root/usr/share/lintian/overrides/syncmon" <<'EOF'
 # swift-nio-extras vendors zlib under its own symbol prefix (cnioextras_z_, for
 # NIOHTTPCompression) and is linked statically, as every Swift package is; it cannot use
-# the system's without patching it. syncmon's own gzip uses libz.so.1 (zlib1g, in Depends).
+# the system's without patching it (AsyncHTTPClient, for the Syncthing source, depends on it).
+# syncmon's own gzip uses libz.so.1 (zlib1g, in Depends).
 syncmon: embedded-library zlib [usr/bin/syncmon]
+# Yams (the web configuration's YAML) builds its own copy of libyaml's C sources into the
+# binary, statically like every Swift package; it has no option to use the system's libyaml.
+syncmon: embedded-library libyaml [usr/bin/syncmon]
 # Not a Debian upload: the package is built from a git commit and closes no ITP bug.
 syncmon: initial-upload-closes-no-bugs [usr/share/doc/syncmon/changelog.Debian.gz:1]
 EOF

@@ -29,6 +29,10 @@ trap 'rm -rf "$pkgdir"' EXIT
 if [ -n "${1:-}" ]; then
     deb=$(readlink -f "$1")
 else
+    # Under CI the package is made from the debug build, linked statically like the release
+    # one (a relink after the test build, not a second build from scratch): the install, the
+    # units, the user and the purge are the same whichever optimisation the binary has.
+    if [ -n "${CI:-}" ] && [ -z "${SYNCMON_DEB_CONFIGURATION:-}" ]; then export SYNCMON_DEB_CONFIGURATION=debug; fi
     deb=$(scripts/package-deb.sh "$pkgdir" | tail -n 1)
 fi
 [ -f "$deb" ] || { echo "test-package: no package at $deb" >&2; exit 1; }
