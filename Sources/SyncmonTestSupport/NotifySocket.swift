@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// A Unix datagram socket standing in for systemd's `NOTIFY_SOCKET`: it records every
-/// datagram the daemon sends (`READY=1`, `STATUS=…`, `WATCHDOG=1`, …) with its arrival time,
-/// on a thread of its own, so a test can wait for a message and later look at all of them.
+/// datagram the daemon (or `SystemdNotifier` in process) sends (`READY=1`, `STATUS=…`,
+/// `WATCHDOG=1`, …) with its arrival time, on a thread of its own, so a test can wait for a
+/// message and later look at all of them. It binds a file or, as systemd may, an abstract name.
 public final class NotifySocket: @unchecked Sendable {
     /// One datagram as received.
     public struct Datagram: Sendable, CustomStringConvertible {
