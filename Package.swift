@@ -97,6 +97,9 @@ let package = Package(
             name: "SyncmonSimulation",
             dependencies: ["SyncmonClient", "SyncmonCore"]
         ),
+        // Blocking POSIX sockets and a minimal HTTP/1.1 client on them, for the command line, the
+        // tests and the benchmark; nothing but Glibc. (The daemon and SyncmonClient use SwiftNIO.)
+        .target(name: "SyncmonSockets"),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
@@ -130,6 +133,7 @@ let package = Package(
                 "SyncmonCore",
                 "SyncmonDaemon",
                 "SyncmonSimulation",
+                "SyncmonSockets",
                 "SyncmonSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -139,25 +143,28 @@ let package = Package(
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
         .executableTarget(
             name: "SyncmonBenchmark",
-            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition"]
+            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonSockets"]
         ),
         // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
-        .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore"]),
+        .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore", "SyncmonSockets"]),
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonAdaptersTests", dependencies: ["SyncmonAdapters", "SyncmonCore"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition"]),
         .testTarget(
             name: "SyncmonClientTests",
             dependencies: [
-                "SyncmonClient", "SyncmonCore", "SyncmonSimulation", "SyncmonTestSupport",
+                "SyncmonClient", "SyncmonCore", "SyncmonSimulation", "SyncmonSockets", "SyncmonTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SyncmonDaemonTests", dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonTestSupport"]),
+        .testTarget(name: "SyncmonSocketsTests", dependencies: ["SyncmonSockets"]),
+        .testTarget(name: "SyncmonDaemonTests", dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonSockets", "SyncmonTestSupport"]),
         .testTarget(
             name: "SyncmonSystemdTests",
             dependencies: [
+                "SyncmonSockets",
                 "SyncmonSystemd",
+                "SyncmonTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -165,7 +172,7 @@ let package = Package(
         .testTarget(
             name: "SyncmonCLITests",
             dependencies: [
-                "syncmon", "SyncmonCore", "SyncmonTestSupport",
+                "syncmon", "SyncmonCore", "SyncmonSockets", "SyncmonTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

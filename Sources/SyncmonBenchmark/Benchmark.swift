@@ -3,6 +3,7 @@ import SyncmonDaemon
 import Dispatch
 import Synchronization
 import SyncmonExposition
+import SyncmonSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -151,19 +152,20 @@ struct Benchmark {
         }
         usleep(500_000)
         let probe = try daemon.connect()
-        defer { close(probe) }
-        let poller = try DaemonUnderTest.KeepAliveClient(port: daemon.port)
+        defer { probe.close() }
+        // One kept-alive connection for all polls, as a monitoring client would keep.
+        let poller = try BlockingHTTPClient.Connection(port: daemon.port)
         var samples: [Double] = []
         for value in 1...1000 {
             let line = #"{"v":1,"engine":"latency-probe","type":"stateUpdate","pendingRecordZoneChanges":\#(value),"pendingDatabaseChanges":0}"# + "\n"
             let marker = Array(#""recordZone": \#(value),"#.utf8)
             let started = Self.monotonicSeconds()
-            _ = line.withCString { Glibc.send(probe, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            try probe.send(line)
             var polls = 0
             var slowestGet = 0.0
             while true {
                 let getStarted = Self.monotonicSeconds()
-                let body = try poller.get("/api/v1/status?engine=latency-probe")
+                let body = try poller.get("/api/v1/status?engine=latency-probe").body
                 slowestGet = max(slowestGet, Self.monotonicSeconds() - getStarted)
                 polls += 1
                 if Self.find(marker, in: body) != nil { break }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -105,7 +106,7 @@ public final class DaemonProcess: @unchecked Sendable {
         {
             childEnvironment[key] = nil
         }
-        childEnvironment["NOTIFY_SOCKET"] = self.notify.path
+        childEnvironment["NOTIFY_SOCKET"] = self.notify.address.description
         for (key, value) in environment { childEnvironment[key] = value }
 
         var allArguments = [
@@ -215,8 +216,8 @@ public final class DaemonProcess: @unchecked Sendable {
     // MARK: Conveniences
 
     /// `GET path` on the daemon's HTTP port.
-    public func get(_ path: String, headers: [(String, String)] = []) throws -> HTTPClient.Response {
-        try HTTPClient.get(port: self.port, path: path, headers: headers)
+    public func get(_ path: String, headers: [(String, String)] = []) throws -> BlockingHTTPClient.Response {
+        try BlockingHTTPClient.get(port: self.port, path: path, headers: headers)
     }
 
     /// `/api/v1/status` (optionally for one engine) parsed, rows keyed by "engine/database".

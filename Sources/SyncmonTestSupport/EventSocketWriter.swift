@@ -1,32 +1,16 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SyncmonSockets
 
 /// An engine's side of the push socket: connects to the daemon's Unix stream socket and writes
 /// event lines (or arbitrary bytes) on one connection until closed.
 public final class EventSocketWriter: @unchecked Sendable {
-    private var descriptor: Int32
+    /// `nil` once closed.
+    private var socket: BlockingSocket?
     public let path: String
 
-    /// Connects to `path`.
+    /// Connects to `path`; connecting and every write give up after five seconds.
     public init(path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
-        do {
-            try UnixAddress.withAddress(path) { address, length in
-                guard connect(descriptor, address, length) == 0 else {
-                    throw TestSupportError("connect \(path): \(String(cString: strerror(errno)))")
-                }
-            }
-        } catch {
-            Glibc.close(descriptor)
-            throw error
-        }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        self.descriptor = descriptor
+        self.socket = try BlockingSocket.connect(to: .unix(path: path), timeout: .seconds(5))
         self.path = path
     }
 
@@ -34,16 +18,8 @@ public final class EventSocketWriter: @unchecked Sendable {
 
     /// Writes all of `bytes`.
     public func write(_ bytes: [UInt8]) throws {
-        guard self.descriptor >= 0 else { throw TestSupportError("write on a closed connection") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.send(self.descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw TestSupportError("send to \(self.path): \(String(cString: strerror(errno)))")
-            }
-            offset += written
-        }
+        guard let socket = self.socket else { throw TestSupportError("write on a closed connection") }
+        try socket.send(bytes)
     }
 
     /// Writes `text` as UTF-8.
@@ -63,19 +39,17 @@ public final class EventSocketWriter: @unchecked Sendable {
     /// or a reset); `false` when it is still open after `timeout`.
     public func waitForPeerClose(timeout: Duration = .seconds(5)) async -> Bool {
         await Polling.until(timeout: timeout, interval: .milliseconds(10)) {
-            guard self.descriptor >= 0 else { return true }
-            var pollDescriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollDescriptor, 1, 0) > 0 else { return false }
-            var byte: UInt8 = 0
-            return recv(self.descriptor, &byte, 1, Int32(MSG_DONTWAIT)) <= 0
+            guard let socket = self.socket else { return true }
+            guard socket.waitUntilReadable(milliseconds: 0) else { return false }
+            var byte: [UInt8] = [0]
+            return ((try? socket.receive(into: &byte, waiting: false)) ?? 0) == 0
         }
     }
 
     /// Closes the connection (the daemon sees EOF). Idempotent.
     public func close() {
-        guard self.descriptor >= 0 else { return }
-        Glibc.close(self.descriptor)
-        self.descriptor = -1
+        self.socket?.close()
+        self.socket = nil
     }
 
     /// Connects, writes `lines`, and closes: a one-shot sender.

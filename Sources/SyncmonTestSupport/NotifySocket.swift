@@ -1,12 +1,14 @@
 import Foundation
+import SyncmonSockets
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A Unix datagram socket standing in for systemd's `NOTIFY_SOCKET`: it records every
-/// datagram the daemon sends (`READY=1`, `STATUS=…`, `WATCHDOG=1`, …) with its arrival time,
-/// on a thread of its own, so a test can wait for a message and later look at all of them.
+/// datagram the daemon (or `SystemdNotifier` in process) sends (`READY=1`, `STATUS=…`,
+/// `WATCHDOG=1`, …) with its arrival time, on a thread of its own, so a test can wait for a
+/// message and later look at all of them. It binds a file or, as systemd may, an abstract name.
 public final class NotifySocket: @unchecked Sendable {
     /// One datagram as received.
     public struct Datagram: Sendable, CustomStringConvertible {
@@ -27,27 +29,15 @@ public final class NotifySocket: @unchecked Sendable {
         public var description: String { self.text.replacingOccurrences(of: "\n", with: "\\n") }
     }
 
-    /// What goes into `NOTIFY_SOCKET`.
-    public let path: String
+    /// Where it is bound; its description is what goes into `NOTIFY_SOCKET`.
+    public let address: SocketAddress
     private let storage: Storage
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Binds `path` (which must not exist) and starts receiving.
-    public init(path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
-        do {
-            try UnixAddress.withAddress(path) { address, length in
-                guard bind(descriptor, address, length) == 0 else {
-                    throw TestSupportError("bind \(path): \(String(cString: strerror(errno)))")
-                }
-            }
-        } catch {
-            Glibc.close(descriptor)
-            throw error
-        }
-        self.path = path
-        let storage = Storage(descriptor: descriptor)
+    /// Binds `address` (a path must not exist) and starts receiving.
+    public init(address: SocketAddress) throws {
+        self.address = address
+        let storage = Storage(socket: try BlockingSocket.bindDatagram(to: address))
         self.storage = storage
         let finished = self.finished
         let thread = Thread {
@@ -58,6 +48,17 @@ public final class NotifySocket: @unchecked Sendable {
         thread.start()
     }
 
+    /// Binds the socket file `path` (which must not exist) and starts receiving.
+    public convenience init(path: String) throws {
+        try self.init(address: .unix(path: path))
+    }
+
+    /// A socket of its own name, in the abstract namespace or as a file in `/tmp`.
+    public static func temporary(abstract: Bool) throws -> NotifySocket {
+        let name = "syncmon-notify-\(getpid())-\(UUID().uuidString.prefix(8))"
+        return try NotifySocket(address: abstract ? .abstract(name: name) : .unix(path: "/tmp/\(name).sock"))
+    }
+
     deinit {
         self.close()
     }
@@ -66,8 +67,8 @@ public final class NotifySocket: @unchecked Sendable {
     public func close() {
         guard self.storage.stop() else { return }
         self.finished.wait()
-        Glibc.close(self.storage.descriptor)
-        unlink(self.path)
+        self.storage.socket.close()
+        if case .unix(let path) = self.address { unlink(path) }
     }
 
     /// Every datagram so far, oldest first.
@@ -101,13 +102,13 @@ public final class NotifySocket: @unchecked Sendable {
 
     /// The receiving side, shared with the thread.
     private final class Storage: @unchecked Sendable {
-        let descriptor: Int32
+        let socket: BlockingSocket
         private let lock = NSLock()
         private var received: [Datagram] = []
         private var stopping = false
 
-        init(descriptor: Int32) {
-            self.descriptor = descriptor
+        init(socket: BlockingSocket) {
+            self.socket = socket
         }
 
         /// Asks the thread to stop; `false` when already asked.
@@ -134,37 +135,14 @@ public final class NotifySocket: @unchecked Sendable {
         func receiveLoop() {
             var buffer = [UInt8](repeating: 0, count: 8192)
             while !self.isStopping {
-                var pollDescriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&pollDescriptor, 1, 50) > 0 else { continue }
-                let count = buffer.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                guard count > 0 else { continue }
+                guard self.socket.waitUntilReadable(milliseconds: 50),
+                    let count = try? self.socket.receive(into: &buffer, waiting: false), count > 0
+                else { continue }
                 let datagram = Datagram(received: .now, text: String(decoding: buffer[0..<count], as: UTF8.self))
                 self.lock.lock()
                 self.received.append(datagram)
                 self.lock.unlock()
             }
-        }
-    }
-}
-
-/// Fills a `sockaddr_un` for a filesystem path.
-enum UnixAddress {
-    static func withAddress<Result>(
-        _ path: String,
-        _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result
-    ) throws -> Result {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw TestSupportError("socket path too long (\(bytes.count) bytes): \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return try withUnsafePointer(to: &address) {
-            try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
     }
 }

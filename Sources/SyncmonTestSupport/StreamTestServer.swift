@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -32,13 +33,12 @@ public final class StreamTestServer: @unchecked Sendable {
 
     /// One accepted connection.
     public final class Connection: @unchecked Sendable {
-        let descriptor: Int32
+        let socket: BlockingSocket
         public let server: StreamTestServer
         private var buffered: [UInt8] = []
-        private var closed = false
 
-        init(descriptor: Int32, server: StreamTestServer) {
-            self.descriptor = descriptor
+        init(socket: BlockingSocket, server: StreamTestServer) {
+            self.socket = socket
             self.server = server
         }
 
@@ -61,8 +61,7 @@ public final class StreamTestServer: @unchecked Sendable {
                     self.server.record(request)
                     return request
                 }
-                let count = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
-                if count < 0, errno == EINTR { continue }
+                let count = (try? self.socket.receive(into: &chunk)) ?? 0
                 guard count > 0 else { throw TestSupportError("connection closed before the request ended") }
                 self.buffered.append(contentsOf: chunk[..<count])
             }
@@ -80,17 +79,7 @@ public final class StreamTestServer: @unchecked Sendable {
         /// Writes all of `text`; `false` once the peer is gone.
         @discardableResult
         public func write(_ text: String) -> Bool {
-            let bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { send(self.descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
+            (try? self.socket.send(text)) != nil
         }
 
         /// Writes an HTTP/1.1 response head for a body that lasts until the connection closes.
@@ -103,21 +92,21 @@ public final class StreamTestServer: @unchecked Sendable {
         public func hold() {
             var chunk = [UInt8](repeating: 0, count: 512)
             while !self.server.isStopped {
-                var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, 50)
-                if ready > 0 {
-                    let count = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
-                    if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return }
+                guard self.socket.waitUntilReadable(milliseconds: 50) else { continue }
+                do {
+                    if try self.socket.receive(into: &chunk) == 0 { return }
+                } catch let error as SocketError where error.code == EAGAIN {
+                    continue
+                } catch {
+                    return
                 }
             }
         }
 
         /// Closes the connection (the daemon sees the stream end).
         public func close() {
-            guard !self.closed else { return }
-            self.closed = true
-            shutdown(self.descriptor, Int32(SHUT_RDWR))
-            Glibc.close(self.descriptor)
+            self.socket.shutdown()
+            self.socket.close()
         }
     }
 
@@ -125,7 +114,7 @@ public final class StreamTestServer: @unchecked Sendable {
     public let port: Int
     /// The Unix socket path, or `nil` for TCP.
     public let path: String?
-    private let listener: Int32
+    private let listener: BlockingSocket
     private let handler: @Sendable (Connection) -> Void
     private let lock = NSLock()
     private var stopped = false
@@ -143,52 +132,20 @@ public final class StreamTestServer: @unchecked Sendable {
 
     /// A TCP server on 127.0.0.1 (the kernel picks the port).
     public static func tcp(handler: @escaping @Sendable (Connection) -> Void) throws -> StreamTestServer {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
-        var reuse: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(descriptor)
-            throw TestSupportError("bind/listen: \(reason)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        let server = StreamTestServer(listener: descriptor, port: Int(UInt16(bigEndian: address.sin_port)), path: nil, handler: handler)
+        let listener = try BlockingSocket.listen(on: .loopback(port: 0))
+        let server = StreamTestServer(listener: listener, port: try listener.localPort(), path: nil, handler: handler)
         server.start()
         return server
     }
 
     /// A Unix stream socket server at `path` (replacing a stale socket file).
     public static func unix(path: String, handler: @escaping @Sendable (Connection) -> Void) throws -> StreamTestServer {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
-        unlink(path)
-        do {
-            try UnixAddress.withAddress(path) { address, length in
-                guard bind(descriptor, address, length) == 0, listen(descriptor, 64) == 0 else {
-                    throw TestSupportError("bind/listen \(path): \(String(cString: strerror(errno)))")
-                }
-            }
-        } catch {
-            Glibc.close(descriptor)
-            throw error
-        }
-        let server = StreamTestServer(listener: descriptor, port: 0, path: path, handler: handler)
+        let server = StreamTestServer(listener: try BlockingSocket.listen(on: .unix(path: path)), port: 0, path: path, handler: handler)
         server.start()
         return server
     }
 
-    private init(listener: Int32, port: Int, path: String?, handler: @escaping @Sendable (Connection) -> Void) {
+    private init(listener: BlockingSocket, port: Int, path: String?, handler: @escaping @Sendable (Connection) -> Void) {
         self.listener = listener
         self.port = port
         self.path = path
@@ -203,11 +160,8 @@ public final class StreamTestServer: @unchecked Sendable {
 
     private func acceptLoop() {
         while !self.isStopped {
-            var descriptor = pollfd(fd: self.listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 50) > 0 else { continue }
-            let client = accept(self.listener, nil, nil)
-            guard client >= 0 else { continue }
-            let connection = Connection(descriptor: client, server: self)
+            guard self.listener.waitUntilReadable(milliseconds: 50), let client = try? self.listener.accept() else { continue }
+            let connection = Connection(socket: client, server: self)
             let admitted = self.lock.withLock { () -> Bool in
                 guard !self.stopped else { return false }
                 self.accepted += 1
@@ -224,7 +178,7 @@ public final class StreamTestServer: @unchecked Sendable {
             }
             thread.start()
         }
-        Glibc.close(self.listener)
+        self.listener.close()
     }
 
     func record(_ request: Request) {

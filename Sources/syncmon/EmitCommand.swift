@@ -1,6 +1,7 @@
 import ArgumentParser
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -119,31 +120,22 @@ enum UnixSocketWriter {
     }
 
     static func send(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { throw Failure(description: "socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
+        do {
+            let connection = try BlockingSocket.connect(to: .unix(path: path))
+            defer { connection.close() }
+            try connection.send(bytes)
+        } catch let error as SocketError {
+            throw Failure(description: Self.message(error, path: path))
         }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            throw Failure(description: "cannot reach the daemon at \(path): \(String(cString: strerror(errno))) (is 'syncmon daemon' running?)")
-        }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: "cannot write to \(path): \(String(cString: strerror(errno)))")
-            }
-            offset += written
+    }
+
+    /// What went wrong, in the words of someone who ran `syncmon emit`.
+    static func message(_ error: SocketError, path: String) -> String {
+        switch error.operation {
+        case .address: "socket path too long: \(path)"
+        case .socket: "cannot create a socket: \(error.reason)"
+        case .connect: "cannot reach the daemon at \(path): \(error.reason) (is 'syncmon daemon' running?)"
+        default: "cannot write to \(path): \(error.reason)"
         }
     }
 }

@@ -5,6 +5,7 @@ import SyncmonClient
 import SyncmonCore
 import SyncmonDaemon
 import SyncmonSimulation
+import SyncmonSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -305,19 +306,9 @@ private let stopFlag = Atomic<Bool>(false)
 private enum SimulationClock {
     /// Whether a connection to the push socket succeeds now (for a clear message up front).
     static func canConnect(to path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        } == 0
+        guard let connection = try? BlockingSocket.connect(to: .unix(path: path)) else { return false }
+        connection.close()
+        return true
     }
 }
 

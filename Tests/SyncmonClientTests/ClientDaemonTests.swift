@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SyncmonClient
 import SyncmonCore
+import SyncmonSockets
 import SyncmonTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 import SyncmonTestSupport
 import Testing
 
@@ -86,7 +87,7 @@ struct MetricsHTTPTests {
             #expect(Self.stableLines(deflate.body) == Self.stableLines(plain.body))
 
             // HEAD: headers only.
-            let head = try HTTPClient.raw(port: daemon.port, request: Array("HEAD /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            let head = try BlockingHTTPClient.raw(port: daemon.port, request: Array("HEAD /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
             #expect(head.header("content-length").flatMap { Int($0) } ?? 0 > 0)
@@ -104,7 +105,7 @@ struct MetricsHTTPTests {
             #expect(landing.header("content-type")?.hasPrefix("text/html") == true)
             #expect(landing.text.contains("/metrics"))
             #expect(try daemon.get("/nope").status == 404)
-            let post = try HTTPClient.get(port: daemon.port, path: "/metrics", method: "POST")
+            let post = try BlockingHTTPClient.get(port: daemon.port, path: "/metrics", method: "POST")
             #expect(post.status == 405)
             #expect(post.header("allow") == "GET, HEAD")
             let status = try daemon.get("/api/v1/status")
@@ -130,7 +131,7 @@ struct MetricsHTTPTests {
     func keepAlive() async throws {
         try await withDaemon { daemon, _ in
             let request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            let bytes = try HTTPClient.exchange(port: daemon.port, request: Array(request.utf8))
+            let bytes = try BlockingHTTPClient.exchange(port: daemon.port, request: Array(request.utf8))
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(text.components(separatedBy: "HTTP/1.1 200 OK").count - 1 == 2, "\(text)")
         }

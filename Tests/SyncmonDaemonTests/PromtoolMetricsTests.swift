@@ -2,6 +2,7 @@ import Foundation
 import SyncmonCore
 import SyncmonDaemon
 import SyncmonExposition
+import SyncmonSockets
 import SyncmonTestSupport
 import Testing
 

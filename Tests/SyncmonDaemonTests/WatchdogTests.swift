@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 import SyncmonTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 import SyncmonTestSupport
 import Testing
 
@@ -159,7 +160,7 @@ struct WebConfigEndToEndTests {
         #expect(untrusted.status == 0 && untrusted.exitCode != 0, "\(untrusted)")
 
         // Plain HTTP to the TLS port: Go's answer, never the metrics.
-        let plain = try HTTPClient.raw(port: daemon.port, request: Array("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let plain = try BlockingHTTPClient.raw(port: daemon.port, request: Array("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(plain.status == 400)
         #expect(plain.text.contains("Client sent an HTTP request to an HTTPS server."))
         #expect(!plain.text.contains("syncmon_"))
@@ -359,7 +360,7 @@ struct WebConfigEndToEndTests {
             process.waitUntilExit()
         }
         func up(_ job: String) -> String? {
-            guard let response = try? HTTPClient.get(port: port, path: "/api/v1/query?query=up%7Bjob%3D%22\(job)%22%7D"),
+            guard let response = try? BlockingHTTPClient.get(port: port, path: "/api/v1/query?query=up%7Bjob%3D%22\(job)%22%7D"),
                 response.status == 200, let object = try? response.jsonObject(),
                 let data = object["data"] as? [String: Any], let result = (data["result"] as? [[String: Any]])?.first,
                 let value = result["value"] as? [Any]

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import SyncmonSockets
+import SyncmonTestSupport
 import Testing
 
 @testable import SyncmonSystemd
@@ -105,8 +107,9 @@ struct LogTargetTests {
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(!LogTarget.isSocket(atPath: file.path))
         #expect(!LogTarget.isSocket(atPath: "/nonexistent/syncmon/socket"))
-        let listener = try NotifySocketListener(abstract: false)
-        #expect(LogTarget.isSocket(atPath: listener.address))
+        let socket = try NotifySocket.temporary(abstract: false)
+        defer { socket.close() }
+        #expect(LogTarget.isSocket(atPath: socket.address.description))
     }
 
     @Test("the factory makes the handler of its destination, at its level")

@@ -1,5 +1,7 @@
 import Glibc
+import SyncmonSockets
 import SyncmonSystemd
+import SyncmonTestSupport
 import Testing
 
 extension SystemIntegrationTests {
@@ -7,9 +9,10 @@ extension SystemIntegrationTests {
     @Suite("sd_notify over a real socket")
     struct SystemdNotifierSocketTests {
         @Test("the exact datagrams of startup, status, watchdog, reload and shutdown", arguments: [false, true])
-        func datagrams(abstractSocket: Bool) throws {
-            let listener = try NotifySocketListener(abstract: abstractSocket)
-            let environment = ProcessEnvironment([SystemdNotifier.notifySocketVariable: listener.address])
+        func datagrams(abstractSocket: Bool) async throws {
+            let notify = try NotifySocket.temporary(abstract: abstractSocket)
+            defer { notify.close() }
+            let environment = ProcessEnvironment([SystemdNotifier.notifySocketVariable: notify.address.description])
             defer { environment.restore() }
             let notifier = SystemdNotifier()
 
@@ -20,14 +23,19 @@ extension SystemIntegrationTests {
             #expect(try notifier.notify(.ready))
             #expect(try notifier.notify(.stopping, .status("stopping\nnow")))
 
-            #expect(try listener.receive() == "READY=1\nSTATUS=3 engines: 2 ok, 1 stalled")
-            #expect(try listener.receive() == "WATCHDOG=1")
-            #expect(try listener.receive() == "RELOADING=1\nSTATUS=reloading configuration")
-            #expect(try listener.receive() == "READY=1")
-            #expect(try listener.receive() == "STOPPING=1\nSTATUS=stopping now")
-            #expect(!listener.hasPendingDatagram())
+            // The last one sent arrives last: then all are in, and no more than these five came.
+            _ = await notify.waitFor("STOPPING=1", timeout: .seconds(5))
+            #expect(
+                notify.datagrams.map(\.text) == [
+                    "READY=1\nSTATUS=3 engines: 2 ok, 1 stalled",
+                    "WATCHDOG=1",
+                    "RELOADING=1\nSTATUS=reloading configuration",
+                    "READY=1",
+                    "STOPPING=1\nSTATUS=stopping now",
+                ]
+            )
             // unset_environment was 0: the variable is still there for the next notification.
-            #expect(getenv(SystemdNotifier.notifySocketVariable).map { String(cString: $0) } == listener.address)
+            #expect(getenv(SystemdNotifier.notifySocketVariable).map { String(cString: $0) } == notify.address.description)
         }
 
         @Test("without NOTIFY_SOCKET nothing is sent and nothing fails")

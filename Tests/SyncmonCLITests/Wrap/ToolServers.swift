@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 import SyncmonTestSupport
 import Testing
 
@@ -108,16 +109,9 @@ enum RealTools {
 
     /// Whether a TCP connection to 127.0.0.1:`port` succeeds.
     static func accepts(port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        guard let connection = try? BlockingSocket.connect(to: .loopback(port: port)) else { return false }
+        connection.close()
+        return true
     }
 
     /// Waits until something accepts connections on `port`.

@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 import SyncmonTestSupport
 
 #if canImport(Glibc)
@@ -15,8 +16,9 @@ final class LineRecorder: @unchecked Sendable {
     private var recorded: [[String]] = []
     /// Per connection: whether the client closed its writing side (EOF seen).
     private var ends: [Bool] = []
-    private var listener: Int32
-    private var connection: Int32 = -1
+    /// `nil` once stopped.
+    private var listener: BlockingSocket?
+    private var connection: BlockingSocket?
     private let thread: Thread
     /// Whether the recorder closes a connection once the client closed its side (as the
     /// daemon does); `false` keeps it open until `stop()`, as a stuck daemon would.
@@ -25,26 +27,11 @@ final class LineRecorder: @unchecked Sendable {
     /// Listens on `path` (removing a stale socket file first).
     init(path: String, closesOnEOF: Bool = true) throws {
         self.closesOnEOF = closesOnEOF
-        unlink(path)
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw TestSupportError("bind/listen \(path): \(String(cString: strerror(errno)))")
-        }
+        let listener = try BlockingSocket.listen(on: .unix(path: path), backlog: 16)
         self.path = path
-        self.listener = descriptor
+        self.listener = listener
         let box = WeakBox()
-        self.thread = Thread { box.recorder?.acceptLoop(descriptor) }
+        self.thread = Thread { box.recorder?.acceptLoop(listener) }
         box.recorder = self
         self.thread.start()
     }
@@ -67,48 +54,43 @@ final class LineRecorder: @unchecked Sendable {
     /// Stops listening and drops the current connection, as a daemon that exits; the socket
     /// file is removed, so connecting fails until a new recorder listens on the path.
     func stop() {
-        let (listener, connection) = self.lock.withLock { () -> (Int32, Int32) in
+        let (listener, connection) = self.lock.withLock { () -> (BlockingSocket?, BlockingSocket?) in
             defer {
-                self.listener = -1
-                self.connection = -1
+                self.listener = nil
+                self.connection = nil
             }
             return (self.listener, self.connection)
         }
-        if connection >= 0 { shutdown(connection, Int32(SHUT_RDWR)) }
-        if listener >= 0 {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
+        connection?.shutdown()
+        if let listener {
+            // Wakes the accept loop, which then ends.
+            listener.shutdown()
+            listener.close()
             unlink(self.path)
         }
     }
 
-    private func acceptLoop(_ listener: Int32) {
-        while true {
-            let descriptor = accept(listener, nil, nil)
-            if descriptor < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+    private func acceptLoop(_ listener: BlockingSocket) {
+        while let connection = try? listener.accept() {
             let index = self.lock.withLock { () -> Int in
                 self.recorded.append([])
                 self.ends.append(false)
-                self.connection = descriptor
+                self.connection = connection
                 return self.recorded.count - 1
             }
-            self.read(descriptor, into: index)
-            while !self.closesOnEOF, self.lock.withLock({ self.listener >= 0 }) { usleep(10_000) }
-            close(descriptor)
-            let stopped = self.lock.withLock { self.listener < 0 }
+            self.read(connection, into: index)
+            while !self.closesOnEOF, self.lock.withLock({ self.listener != nil }) { usleep(10_000) }
+            connection.close()
+            let stopped = self.lock.withLock { self.listener == nil }
             if stopped { return }
         }
     }
 
-    private func read(_ descriptor: Int32, into index: Int) {
+    private func read(_ connection: BlockingSocket, into index: Int) {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
+            let count = (try? connection.receive(into: &buffer)) ?? -1
             if count <= 0 {
                 self.lock.withLock { self.ends[index] = count == 0 }
                 return
