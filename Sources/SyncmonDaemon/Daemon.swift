@@ -16,7 +16,7 @@ public enum Daemon {
         version: String,
         revision: String
     ) async throws {
-        Heap.limitArenas(to: 2)
+        Heap.configure()
         let configuration = try load()
         let store = MonitorStore(configuration: configuration.monitorConfiguration)
         let reporter = EventReporter(logger: logger)
