@@ -17,7 +17,8 @@ public struct HTTPRequest: Sendable {
         self.accept = accept
     }
 
-    init(head: HTTPRequestHead) {
+    /// The request a head asks for: the request target split into path and percent-decoded query.
+    public init(head: HTTPRequestHead) {
         let uri = head.uri
         let questionMark = uri.firstIndex(of: "?")
         self.method = head.method
