@@ -42,11 +42,16 @@ if [ "$build" = 1 ]; then
     # -c release: the parsers as the daemon runs them (-O); the sanitizers apply to every module.
     swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address
 fi
-bin=$(swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address --show-bin-path)
+# SwiftPM's own link to the release products (asking `--show-bin-path` would wait for the lock of
+# a build running meanwhile).
+bin=Fuzz/.build/release
 
 # Swift's runtime keeps metadata caches for the life of the process; LeakSanitizer would call
 # them leaks of the first input that filled them. Memory errors still stop the run.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}
+# libFuzzer reports a trap with its stack and writes the input; Swift's own backtracer would
+# race it for the signal (and trip AddressSanitizer reading the crashed process's memory).
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 failed=0
 summary=()
@@ -69,6 +74,11 @@ for target in "${targets[@]}"; do
     coverage=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1 || true)
     found=$(find "$crashes" -type f -newer "$runs/started" | wc -l)
     summary+=("$(printf '%-22s %12s %8s  %-40s %s' "$target" "${executions:-?}" "${rate:-?}" "${coverage:-?}" "$found")")
+    if grep -q "no interesting inputs were found" "$log"; then
+        # The parser's module was built without the coverage instrumentation: the run proved nothing.
+        echo "!! $target: libFuzzer saw no coverage (is the build instrumented?)"
+        status=${status/#0/1}
+    fi
     if [ "$status" != 0 ] || [ "$found" != 0 ]; then
         failed=1
         echo "!! $target failed (exit $status); inputs in $crashes/:"
