@@ -29,6 +29,9 @@ let package = Package(
         .library(name: "SyncmonCore", targets: ["SyncmonCore"]),
         .library(name: "SyncmonClient", targets: ["SyncmonClient"]),
         .library(name: "SyncmonAdapters", targets: ["SyncmonAdapters"]),
+        // For the fuzz package in Fuzz/ (docs/fuzzing.md), which depends on this one by path.
+        .library(name: "SyncmonDaemon", targets: ["SyncmonDaemon"]),
+        .library(name: "SyncmonExposition", targets: ["SyncmonExposition"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

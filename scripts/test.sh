@@ -66,3 +66,9 @@ swift test --skip-build --filter SyncmonClientTests
 # syncmon wrap with the real rclone, restic and rsync against servers on loopback (about 75 s):
 # stalls of 3 s are measured, so they run alone.
 swift test --skip-build --filter WrapRealToolTests
+# --- fuzz smoke (docs/fuzzing.md) --------------------------------------------------------------
+# Every parser's libFuzzer target for 10 s from its committed seeds (a separate package, Fuzz/,
+# built with the fuzzer and AddressSanitizer); a crash fails the run and leaves its input in
+# Fuzz/crashes/.
+scripts/fuzz.sh 10
+# --- end fuzz smoke ----------------------------------------------------------------------------

@@ -177,4 +177,23 @@ struct HTTPRouterTests {
         #expect(request.query == ["engine": "notes", "flag": "", "x": "a b"])
         #expect(request.accept == "application/openmetrics-text; version=1.0.0")
     }
+
+    /// Found by fuzzing (docs/fuzzing.md): `GET /?=` trapped the daemon on the empty split of
+    /// `=`. An empty name is a key like any other, and a name without `=` has an empty value.
+    /// Writing this table showed that an incomplete `%` escape also lost the bytes after it.
+    @Test("query pieces with an empty name or value are read, not trapped on", arguments: [
+        ("/?=", ["": ""]),
+        ("/?a=b&=&c", ["a": "b", "": "", "c": ""]),
+        ("/metrics?=x&y=", ["": "x", "y": ""]),
+        ("/?==", ["": "="]),
+        ("/?&&", [:]),
+        // A `%` without two hex digits is kept with what follows (it used to swallow those bytes).
+        ("/?%=%2", ["%": "%2"]),
+        ("/?a=%zz&b=%4&c=%+1&d=%41%", ["a": "%zz", "b": "%4", "c": "% 1", "d": "A%"]),
+    ] as [(String, [String: String])])
+    func emptyQueryNames(uri: String, query: [String: String]) {
+        let request = HTTPRequest(head: HTTPRequestHead(version: .http1_1, method: .GET, uri: uri))
+        #expect(request.query == query)
+        #expect(self.router.respond(to: request, now: self.now).status != .internalServerError)
+    }
 }

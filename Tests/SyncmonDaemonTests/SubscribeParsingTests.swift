@@ -113,6 +113,25 @@ struct SubscribeParsingTests {
         #expect(events[2].text == "ok")
     }
 
+    /// Found by fuzzing (docs/fuzzing.md): an over-long line was taken for data by its first
+    /// four bytes when it came in one piece (`data…` without the colon) and by its field name
+    /// when it came in several, so the same stream gave a different number of events.
+    @Test("an over-long line is data only as data:, however the chunks split it", arguments: [1, 2, 3, 5, 7, 1000])
+    func overLongLinesAnyChunking(chunkSize: Int) {
+        let long = String(repeating: "x", count: 100)  // over the 8 + 64 bytes a line may hold
+        let stream = "data\u{C6}\u{DF}id\":\(long)\n\ndata:\(long)\n\nda\(long)\n\nevent: x\(long)\ndata: ok\n\n"
+        let bytes = Array(stream.utf8)
+        var parser = ServerSentEventParser(maximumDataLength: 8)
+        var outputs: [ServerSentEventParser.Output] = []
+        // Chunks cut anywhere, inside a UTF-8 sequence too.
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            Array(bytes[start..<min(start + chunkSize, bytes.count)]).withUnsafeBytes { parser.feed($0) { outputs.append($0) } }
+        }
+        let events = self.events(outputs)
+        #expect(events.map(\.isTooLarge) == [true, false])
+        #expect(events.last?.text == "ok")
+    }
+
     // MARK: Backoff
 
     @Test("backoff doubles from 0.5 s to a 30 s cap, within ±20 %, and resets")

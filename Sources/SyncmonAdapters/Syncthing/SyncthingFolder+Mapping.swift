@@ -101,7 +101,7 @@ extension SyncthingFolder {
         var bytesMoved = false
         for device in counted {
             guard let now = self.completions[device], let before = self.exportBaseline[device] else { continue }
-            delivered += max(0, before.needItems - now.needItems)
+            delivered = delivered.addingSaturated(max(0, before.needItems - now.needItems))
             bytesMoved = bytesMoved || now.needBytes < before.needBytes
         }
         self.exportBaseline = [:]

@@ -40,7 +40,7 @@ struct SyncthingFolder: Sendable {
 
         init(_ completion: SyncthingJSON.Completion) {
             self.percent = completion.completion
-            self.needItems = max(0, completion.needItems ?? 0) + max(0, completion.needDeletes ?? 0)
+            self.needItems = max(0, completion.needItems ?? 0).addingSaturated(max(0, completion.needDeletes ?? 0))
             self.needBytes = max(0, completion.needBytes ?? 0)
         }
 

@@ -82,16 +82,19 @@ public struct RcloneProgressParser: ToolOutputParser {
     /// How much the totals grew since the previous stats line. A counter that went down (rclone
     /// resets some between attempts) is taken as the new base, not as negative progress.
     private mutating func delta(to stats: Stats) -> ProgressDelta {
+        // Counters below zero are taken as zero and sums saturate, so that no number in a log
+        // line can trap (rclone's are never negative; a corrupt line may be anything).
+        func count(_ value: Int64?) -> Int64 { max(0, value ?? 0) }
         let current = Totals(
-            bytes: stats.bytes ?? 0, checks: stats.checks ?? 0, transfers: stats.transfers ?? 0,
-            deletes: (stats.deletes ?? 0) + (stats.deletedDirs ?? 0), renames: stats.renames ?? 0
+            bytes: count(stats.bytes), checks: count(stats.checks), transfers: count(stats.transfers),
+            deletes: count(stats.deletes).addingSaturated(count(stats.deletedDirs)), renames: count(stats.renames)
         )
         defer { self.previous = current }
         func growth(_ now: Int64, _ before: Int64) -> Int64 { max(0, now - before) }
         return ProgressDelta(
             bytes: growth(current.bytes, self.previous.bytes),
             files: growth(current.transfers, self.previous.transfers),
-            checks: growth(current.checks, self.previous.checks) + growth(current.renames, self.previous.renames),
+            checks: growth(current.checks, self.previous.checks).addingSaturated(growth(current.renames, self.previous.renames)),
             deletes: growth(current.deletes, self.previous.deletes)
         )
     }

@@ -102,7 +102,9 @@ public struct ResticProgressParser: ToolOutputParser {
     private mutating func read(_ message: Message) -> ParsedLine {
         switch message.message_type {
         case "status":
-            let current = Totals(filesDone: message.files_done ?? 0, bytesDone: message.bytes_done ?? 0, totalFiles: message.total_files ?? 0)
+            // Below zero counts as zero, so the differences below cannot overflow.
+            func count(_ value: Int64?) -> Int64 { max(0, value ?? 0) }
+            let current = Totals(filesDone: count(message.files_done), bytesDone: count(message.bytes_done), totalFiles: count(message.total_files))
             defer { self.previous = current }
             let delta = ProgressDelta(
                 bytes: max(0, current.bytesDone - self.previous.bytesDone),
@@ -131,7 +133,8 @@ public struct ResticProgressParser: ToolOutputParser {
             let text = String(value ?? 0)
             return String(repeating: " ", count: max(0, 5 - text.count)) + text
         }
-        let processed = message.total_files_processed ?? ((message.files_new ?? 0) + (message.files_changed ?? 0) + (message.files_unmodified ?? 0))
+        let processed = message.total_files_processed
+            ?? (message.files_new ?? 0).addingSaturated(message.files_changed ?? 0).addingSaturated(message.files_unmodified ?? 0)
         var lines = [
             "Files:       \(count(message.files_new)) new, \(count(message.files_changed)) changed, \(count(message.files_unmodified)) unmodified",
             "Dirs:        \(count(message.dirs_new)) new, \(count(message.dirs_changed)) changed, \(count(message.dirs_unmodified)) unmodified",
@@ -155,7 +158,8 @@ public struct ResticProgressParser: ToolOutputParser {
 
     /// Durations as restic writes them: `0:04`, `1:02:03`.
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds)
+        // Whole seconds, within what an Int holds (a corrupt line may say 1e300 or -1).
+        let total = seconds.isFinite ? Int(min(max(seconds, 0), 1e15)) : 0
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
         let hours = total / 3600
         let minutes = (total % 3600) / 60

@@ -87,7 +87,8 @@ public struct RsyncProgressParser: ToolOutputParser {
         guard let first = text.first, first.isASCII, first.isNumber else { return nil }
         let units: [Character: Double] = ["K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15]
         if let last = text.last, let unit = units[last] {
-            guard let value = Double(text.dropLast().replacing(",", with: ".")) else { return nil }
+            // Beyond what an Int64 holds (`99999999999P`, `1e999K`) is not a count rsync prints.
+            guard let value = Double(text.dropLast().replacing(",", with: ".")), value * unit < 9.2e18 else { return nil }
             return Int64(value * unit)
         }
         let digits = text.filter { $0 != "," && $0 != "." }

@@ -48,10 +48,10 @@ public struct ProgressDelta: Equatable, Sendable {
 
     /// Adds another delta: reports waiting to be sent are merged into one event.
     public mutating func add(_ other: ProgressDelta) {
-        self.bytes &+= other.bytes
-        self.files &+= other.files
-        self.checks &+= other.checks
-        self.deletes &+= other.deletes
+        self.bytes = self.bytes.addingSaturated(other.bytes)
+        self.files = self.files.addingSaturated(other.files)
+        self.checks = self.checks.addingSaturated(other.checks)
+        self.deletes = self.deletes.addingSaturated(other.deletes)
     }
 }
 

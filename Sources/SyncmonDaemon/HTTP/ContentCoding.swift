@@ -1,8 +1,8 @@
 /// `Accept-Encoding` negotiation for every response (RFC 9110 §12.5.3).
-enum ContentCoding {
+public enum ContentCoding {
     /// Whether the request's `Accept-Encoding` values admit gzip: `gzip` or `x-gzip` with a
     /// non-zero weight, or else `*` with a non-zero weight. No header, no gzip.
-    static func acceptsGzip(_ values: [String]) -> Bool {
+    public static func acceptsGzip(_ values: [String]) -> Bool {
         var gzipWeight: Double?
         var anyWeight: Double?
         for value in values {

@@ -17,7 +17,8 @@ public struct HTTPRequest: Sendable {
         self.accept = accept
     }
 
-    init(head: HTTPRequestHead) {
+    /// The request a head asks for: the request target split into path and percent-decoded query.
+    public init(head: HTTPRequestHead) {
         let uri = head.uri
         let questionMark = uri.firstIndex(of: "?")
         self.method = head.method
@@ -25,7 +26,9 @@ public struct HTTPRequest: Sendable {
         self.query = [:]
         if let questionMark {
             for pair in uri[uri.index(after: questionMark)...].split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
+                // Empty pieces kept: `=x` is the key "" (not an empty split, which `/?=` made
+                // and indexing it trapped).
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let key = Self.percentDecoded(parts[0])
                 self.query[key] = parts.count > 1 ? Self.percentDecoded(parts[1]) : ""
             }
@@ -34,18 +37,32 @@ public struct HTTPRequest: Sendable {
     }
 
     static func percentDecoded(_ text: Substring) -> String {
+        let text = Array(text.utf8)
         var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            // A `%` without two hex digits after it is kept as it is, with what follows it.
+            if byte == UInt8(ascii: "%"), index + 2 < text.count, let high = Self.hexValue(text[index + 1]),
+                let low = Self.hexValue(text[index + 2])
             {
-                bytes.append(value)
+                bytes.append(high << 4 | low)
+                index += 3
             } else {
                 bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index += 1
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 

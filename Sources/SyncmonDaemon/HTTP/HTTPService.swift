@@ -156,9 +156,9 @@ extension HTTPRequestHandler {
 }
 
 /// Answers 431 and closes when a request head grows past the limit (docs/configuration.md#limits: 8 KiB).
-final class RequestHeadLimiter: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+public final class RequestHeadLimiter: ChannelInboundHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias InboundOut = ByteBuffer
 
     private let limit: Int
     /// Bytes of the current head so far, and how much of `\r\n\r\n` was just seen.
@@ -166,11 +166,11 @@ final class RequestHeadLimiter: ChannelInboundHandler {
     private var terminatorMatched = 0
     private var refused = false
 
-    init(limit: Int) {
+    public init(limit: Int) {
         self.limit = limit
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.refused else { return }
         let buffer = self.unwrapInboundIn(data)
         let terminator: [UInt8] = [13, 10, 13, 10]
@@ -198,7 +198,7 @@ final class RequestHeadLimiter: ChannelInboundHandler {
         context.fireChannelRead(data)
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The read timeout: a request that does not arrive in time is cut off.
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
             context.close(promise: nil)

@@ -121,7 +121,9 @@ public struct ServerSentEventParser: Sendable {
         if self.line.count + bytes.count > self.maximumLineLength {
             self.lineOverflow = true
             // A data line this long makes its event too large; other fields this long are junk.
-            if self.fieldName(of: self.line) == "data" || (self.line.isEmpty && bytes.starts(with: "data".utf8)) {
+            // The line is told by its first five bytes, wherever the chunks split it (a line this
+            // long is a `data` field only as `data:…`).
+            if Self.startsDataField(self.line, then: bytes) {
                 self.dataTooLarge = true
                 self.hasData = true
             }
@@ -131,9 +133,11 @@ public struct ServerSentEventParser: Sendable {
         self.line.append(contentsOf: bytes)
     }
 
-    private func fieldName(of line: [UInt8]) -> String? {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
-        return String(decoding: line[..<colon], as: UTF8.self)
+    /// Whether `line` followed by `bytes` starts with `data:`.
+    private static func startsDataField(_ line: [UInt8], then bytes: UnsafeRawBufferPointer) -> Bool {
+        let prefix = "data:".utf8
+        let start = line.prefix(prefix.count) + bytes.prefix(max(0, prefix.count - line.count))
+        return start.elementsEqual(prefix)
     }
 
     private mutating func endLine(_ body: (Output) throws -> Void) rethrows {

@@ -72,6 +72,40 @@ struct SmallPartsTests {
         #expect(RsyncProgressParser.record(line) == RsyncProgressParser.Record(bytes: bytes, transfers: transfers))
     }
 
+    /// Found with the FuzzWrap target (docs/fuzzing.md): counters near Int64's bounds, negative
+    /// ones and durations of 1e300 trapped on overflow. A corrupt line may say anything; wrap
+    /// reads it as zero or saturates, and never stops.
+    @Test("absurd counters in a tool's output do not trap", arguments: [
+        ("rclone", [
+            #"{"level":"info","msg":"x","stats":{"bytes":-9223372036854775807}}"#,
+            #"{"level":"info","msg":"y","stats":{"bytes":9223372036854775807}}"#,
+            #"{"level":"info","msg":"z","stats":{"deletes":9223372036854775807,"deletedDirs":1,"checks":9223372036854775807,"renames":9223372036854775807}}"#,
+        ], ProgressDelta(bytes: 9_223_372_036_854_775_807, checks: 9_223_372_036_854_775_807, deletes: 9_223_372_036_854_775_807)),
+        ("restic", [
+            #"{"message_type":"status","bytes_done":-9223372036854775807}"#,
+            #"{"message_type":"status","bytes_done":9223372036854775807}"#,
+            #"{"message_type":"summary","files_new":9223372036854775807,"files_changed":1,"total_duration":1e300}"#,
+            #"{"message_type":"summary","total_duration":-5}"#,
+        ], ProgressDelta(bytes: 9_223_372_036_854_775_807)),
+        ("rsync", ["999999999P 1% 1MB/s 0:00:01", "1e999K 1% 1MB/s 0:00:01", "5 1% 1MB/s 0:00:01"], ProgressDelta(bytes: 5)),
+    ] as [(String, [String], ProgressDelta)])
+    func absurdCounters(tool: String, lines: [String], progress: ProgressDelta) {
+        var parser: any ToolOutputParser
+        switch tool {
+        case "rclone": parser = RcloneProgressParser(renderJSONLog: true, hideStats: false)
+        case "restic": parser = ResticProgressParser(renderJSON: true)
+        default: parser = RsyncProgressParser(hideProgress: false)
+        }
+        var total = ProgressDelta()
+        for line in lines {
+            let stream: ToolOutputStream = tool == "rclone" ? .standardError : .standardOutput
+            for case .progress(let delta) in parser.read(line, from: stream).reports { total.add(delta) }
+        }
+        #expect(total == progress)
+        total.add(ProgressDelta(bytes: .max, files: .max))
+        #expect(total.bytes == .max && total.files == .max)
+    }
+
     @Test("not rsync records", arguments: ["sending incremental file list", "sent 5,001,499 bytes  received 88 bytes  2,000,634.80 bytes/sec", "a.bin", ""])
     func notRsyncRecords(_ line: String) {
         #expect(RsyncProgressParser.record(line) == nil)
