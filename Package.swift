@@ -1,7 +1,6 @@
+import Foundation
 // swift-tools-version:6.1
 import PackageDescription
-
-import Foundation
 
 // The release build's linker flags (scripts/build-release.sh sets SYNCMON_RELEASE_LINK=1):
 // lld, the ~58,000 relative relocations of a PIE packed (DT_RELR, glibc 2.36+), and a dynamic

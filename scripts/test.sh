@@ -35,6 +35,8 @@ if [ -n "$sanitizer" ]; then
     swift test --skip-build "${flags[@]}" --filter SyncmonClientTests
     exit 0
 fi
+# Style first: cheap, and a finding fails the run like a test (scripts/lint.sh --fix mends it).
+scripts/lint.sh
 swift build --build-tests
 # Everything the tests use was installed and journald started above: from here a test that finds
 # a tool or journald missing fails instead of skipping (a skipped test in CI is a hole, not a pass).

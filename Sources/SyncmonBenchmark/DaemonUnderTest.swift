@@ -18,10 +18,11 @@ final class DaemonUnderTest: Sendable {
         self.directory = "/tmp/syncmon-bench-daemon-\(getpid())"
         mkdir(self.directory, 0o700)
         self.port = 20_000 + Int(getpid() % 20_000)
-        let arguments = [
-            "daemon", "--events-socket", self.directory + "/events.sock", "--state-dir", self.directory + "/state",
-            "--listen", "127.0.0.1:\(self.port)", "--log-target", "stderr", "--log-level", "warning",
-        ] + extraArguments
+        let arguments =
+            [
+                "daemon", "--events-socket", self.directory + "/events.sock", "--state-dir", self.directory + "/state",
+                "--listen", "127.0.0.1:\(self.port)", "--log-target", "stderr", "--log-level", "warning",
+            ] + extraArguments
         self.pid = try Benchmark.spawn(binary, arguments, output: self.directory + "/daemon.log")
         let deadline = Benchmark.monotonicSeconds() + 10
         while Benchmark.monotonicSeconds() < deadline {

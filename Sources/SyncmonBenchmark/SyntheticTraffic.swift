@@ -41,7 +41,8 @@ struct SyntheticTraffic {
         case 5: return #""type":"didFetchChanges","reason":"scheduled""#
         case 6: return #""type":"willSendChanges","reason":"scheduled""#
         case 7:
-            let failures = step % 48 == 7
+            let failures =
+                step % 48 == 7
                 ? #"[{"code":"serverRecordChanged","zone":"Notes","recordName":"note-1"}]"# : "[]"
             return #""type":"sentRecordZoneChanges","savedRecords":5,"deletedRecords":1,"failedRecordSaves":\#(failures),"failedRecordDeletes":[]"#
         case 8: return #""type":"didSendChanges","reason":"scheduled""#

@@ -2,8 +2,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-import SyncmonCore
 import Synchronization
+import SyncmonCore
 
 // The connection task: connect, greet, write the queue, heartbeat, reconnect, stop gracefully.
 extension SyncmonClient {

@@ -35,7 +35,8 @@ public enum Daemon {
         let httpGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let readiness = ReadinessLatch(count: 2)
         let activated = (try? SocketActivation.listenedSockets()) ?? []
-        let eventsDescriptor = activated.first { $0.name == "events" || $0.name == "syncmon.socket" }?.fileDescriptor
+        let eventsDescriptor =
+            activated.first { $0.name == "events" || $0.name == "syncmon.socket" }?.fileDescriptor
             ?? (activated.count == 1 ? activated[0].fileDescriptor : nil)
         let push = PushIngestService(
             configuration: configuration,

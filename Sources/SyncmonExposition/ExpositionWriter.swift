@@ -168,7 +168,8 @@ public struct ExpositionWriter: Sendable {
         let labelBytes = labels.bytes
         let extraBytes = extra.bytes
         // Name, the three label parts, `{`, two commas, `}`, space, value, newline.
-        let maximum = name.count + labelBytes.count + extraBytes.count + last.count + 6
+        let maximum =
+            name.count + labelBytes.count + extraBytes.count + last.count + 6
             + NumberRendering.maximumSampleValueLength
         if self.length + maximum > self.buffer.count {
             self.grow(toFit: maximum)

@@ -183,7 +183,8 @@ package struct SimulatedEngine: Sendable {
         segment.add(.event(.willFetchChanges(reason: .scheduled)), after: idle)
         if Double.random(in: 0..<1, using: &self.random) < 0.25 {
             segment.add(
-                .event(.fetchedDatabaseChanges(modifications: Int.random(in: 0...3, using: &self.random), deletions: Int.random(in: 0...1, using: &self.random))),
+                .event(
+                    .fetchedDatabaseChanges(modifications: Int.random(in: 0...3, using: &self.random), deletions: Int.random(in: 0...1, using: &self.random))),
                 after: self.jittered()
             )
         }
@@ -226,10 +227,11 @@ package struct SimulatedEngine: Sendable {
         }
         let saved = batch - failures.count
         segment.add(
-            .event(.sentRecordZoneChanges(
-                savedRecords: saved, deletedRecords: Int.random(in: 0...3, using: &self.random),
-                failedRecordSaves: failures, failedRecordDeletes: []
-            )),
+            .event(
+                .sentRecordZoneChanges(
+                    savedRecords: saved, deletedRecords: Int.random(in: 0...3, using: &self.random),
+                    failedRecordSaves: failures, failedRecordDeletes: []
+                )),
             after: self.jittered()
         )
         // Conflicts are resolved and sent again later; quota and network failures stay pending.

@@ -1,6 +1,5 @@
-import Synchronization
-
 import Glibc
+import Synchronization
 
 /// Writes log lines straight to a file descriptor with `write(2)`, one line at a time.
 ///

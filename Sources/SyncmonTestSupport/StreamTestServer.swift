@@ -152,7 +152,6 @@ public final class StreamTestServer: @unchecked Sendable {
         self.handler = handler
     }
 
-
     private func start() {
         let thread = Thread { [self] in self.acceptLoop() }
         thread.start()

@@ -66,7 +66,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Seed for the random choices; the same seed gives the same fleet and stream. Default: random.")
     var seed: UInt64?
 
-    @Option(name: .customLong("scenario"), help: "Only these scenarios, assigned in turn (repeatable): \(SimulationScenario.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        name: .customLong("scenario"),
+        help: "Only these scenarios, assigned in turn (repeatable): \(SimulationScenario.allCases.map(\.rawValue).joined(separator: ", ")).")
     var scenarios: [ScenarioArgument] = []
 
     @Option(help: "Engine name prefix.")

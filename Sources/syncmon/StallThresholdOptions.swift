@@ -12,10 +12,13 @@ struct StallThresholdOptions: ParsableArguments {
     @Option(name: .customLong("no-progress-after"), help: "Stall when a phase is in progress without a progress event for this long (default 5m; 0 disables).")
     var noProgress: DurationArgument?
 
-    @Option(name: .customLong("pending-not-draining-after"), help: "Stall when changes are pending and no export succeeded for this long (default 15m; 0 disables).")
+    @Option(
+        name: .customLong("pending-not-draining-after"), help: "Stall when changes are pending and no export succeeded for this long (default 15m; 0 disables)."
+    )
     var pendingNotDraining: DurationArgument?
 
-    @Option(name: .customLong("retry-loop-after"), help: "Stall when transient errors keep arriving and nothing succeeded for this long (default 30m; 0 disables).")
+    @Option(
+        name: .customLong("retry-loop-after"), help: "Stall when transient errors keep arriving and nothing succeeded for this long (default 30m; 0 disables).")
     var retryLoop: DurationArgument?
 
     @Option(name: .customLong("no-recent-import-after"), help: "Stall when no import succeeded for this long (default 0: disabled).")

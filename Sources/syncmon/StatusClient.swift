@@ -1,10 +1,10 @@
 import FoundationEssentials
+import SyncmonCore
+import SyncmonDaemon
 
 #if canImport(Glibc)
 import Glibc
 #endif
-import SyncmonCore
-import SyncmonDaemon
 
 /// Fetches `/api/v1/status` from a running daemon, over HTTP or HTTPS and with basic auth when
 /// its web configuration asks (through ``HTTPGetClient``), and says why when it cannot.

@@ -1,11 +1,11 @@
 import ArgumentParser
 import FoundationEssentials
+import SyncmonCore
+import SyncmonDaemon
 
 #if canImport(Glibc)
 import Glibc
 #endif
-import SyncmonCore
-import SyncmonDaemon
 
 /// `syncmon status`: asks the running daemon, prints a table, JSON or a Nagios line, exits
 /// Nagios-style.
@@ -56,7 +56,9 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "The daemon's address: http://host:port, or https://host:port when its web configuration serves TLS.")
     var url = "http://127.0.0.1:9478"
 
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM certificates to trust for an https:// --url (the daemon's CA or its self-signed certificate).", valueName: "path"))
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp("PEM certificates to trust for an https:// --url (the daemon's CA or its self-signed certificate).", valueName: "path"))
     var caFile: String?
 
     @Option(help: ArgumentHelp("The basic-auth user; the password comes from $SYNCMON_PASSWORD.", valueName: "name"))

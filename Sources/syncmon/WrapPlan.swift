@@ -45,7 +45,8 @@ struct WrapPlan: Equatable {
         // An explicit tool also covers a renamed binary (`restic_0.14.0_linux_amd64`); a shell
         // or a script running the tool gets no options added, only its output read.
         guard let index, found == tool || CommandWrappers.fileName(command[index]).hasPrefix(tool.rawValue) else {
-            self.notice = "\(command.first ?? "the command") does not run \(tool) directly: its output is read, but no options are added; "
+            self.notice =
+                "\(command.first ?? "the command") does not run \(tool) directly: its output is read, but no options are added; "
                 + "give it \(Self.options(of: tool)) yourself for progress"
             return
         }

@@ -1,7 +1,7 @@
+import Synchronization
 import SyncmonAdapters
 import SyncmonCore
 import SyncmonDaemon
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -88,7 +88,10 @@ final class WrappedProcess: @unchecked Sendable {
 
         var streams: [Stream] = []
         if command.piped {
-            streams.append(Stream(descriptor: outputPipe[0], kind: .standardOutput, target: STDOUT_FILENO, splitter: LineSplitter(splitsOnCarriageReturn: command.splitsOutputOnCarriageReturn)))
+            streams.append(
+                Stream(
+                    descriptor: outputPipe[0], kind: .standardOutput, target: STDOUT_FILENO,
+                    splitter: LineSplitter(splitsOnCarriageReturn: command.splitsOutputOnCarriageReturn)))
             streams.append(Stream(descriptor: errorPipe[0], kind: .standardError, target: STDERR_FILENO, splitter: LineSplitter(splitsOnCarriageReturn: false)))
         }
         var carried: Int64 = 0
@@ -277,10 +280,12 @@ enum DedicatedThread {
     static func start(_ body: @escaping @Sendable () -> Void) {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { context in
-            Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, work)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, work)
         if created == 0 {
             pthread_detach(thread)
         } else {

@@ -53,7 +53,9 @@ struct FakeSyncthing {
         case .systemStatus:
             return json(["myID": self.myID, "startTime": self.startTime, "uptime": 5])
         case .latestEvent:
-            return json(self.latestEventID == 0 ? [] : [["id": self.latestEventID, "type": "StateChanged", "time": stamp(0), "data": ["folder": "x", "from": "idle", "to": "scanning"]]])
+            return json(
+                self.latestEventID == 0
+                    ? [] : [["id": self.latestEventID, "type": "StateChanged", "time": stamp(0), "data": ["folder": "x", "from": "idle", "to": "scanning"]]])
         case .connections:
             var connections: [String: Any] = [self.myID: ["connected": false, "paused": false]]
             for (device, paused) in self.devices { connections[device] = ["connected": self.connected.contains(device), "paused": paused] }
@@ -61,15 +63,19 @@ struct FakeSyncthing {
         case .config:
             return json([
                 "folders": self.folders.map { folder in
-                    ["id": folder.id, "label": folder.id, "type": folder.type, "paused": folder.paused,
-                     "devices": ([self.myID] + folder.devices).map { ["deviceID": $0] }] as [String: Any]
+                    [
+                        "id": folder.id, "label": folder.id, "type": folder.type, "paused": folder.paused,
+                        "devices": ([self.myID] + folder.devices).map { ["deviceID": $0] },
+                    ] as [String: Any]
                 },
                 "devices": ([self.myID: false].merging(self.devices) { $1 }).map { ["deviceID": $0.key, "paused": $0.value] },
                 "gui": ["apiKey": "do-not-log-me"],
             ])
         case .folderStatus(let id):
             let folder = folder(id)
-            var status: [String: Any] = ["state": folder.state, "needTotalItems": folder.need, "errors": folder.failed.count, "pullErrors": folder.failed.count]
+            var status: [String: Any] = [
+                "state": folder.state, "needTotalItems": folder.need, "errors": folder.failed.count, "pullErrors": folder.failed.count,
+            ]
             if let error = folder.error { status["error"] = error }
             return json(status)
         case .folderErrors(let id):
@@ -77,7 +83,9 @@ struct FakeSyncthing {
             return json(["folder": id, "errors": failed.isEmpty ? NSNull() : failed.map { ["path": $0.0, "error": $0.1] } as Any, "page": 1, "perpage": 65536])
         case .completion(let id, let device):
             let (percent, need) = folder(id).completion[device] ?? (100, 0)
-            return json(["completion": percent, "needItems": need, "needDeletes": 0, "needBytes": need * 100, "globalItems": 10, "globalBytes": 1000, "sequence": 1])
+            return json([
+                "completion": percent, "needItems": need, "needDeletes": 0, "needBytes": need * 100, "globalItems": 10, "globalBytes": 1000, "sequence": 1,
+            ])
         }
     }
 

@@ -88,7 +88,10 @@ struct SyncthingEventStreamTests {
         var syncthing = FakeSyncthing()
         syncthing.folders.append(FakeSyncthing.Folder(id: "other"))
         var (adapter, _) = try started(syncthing)
-        let output = try adapter.ingest(events: body(events(from: 1, at: 9.9, [folderSummary(state: "idle", need: 0, folder: "other"), ("DownloadProgress", ["shared": ["f": ["bytesDone": 1]]])])), at: t(10))
+        let output = try adapter.ingest(
+            events: body(
+                events(from: 1, at: 9.9, [folderSummary(state: "idle", need: 0, folder: "other"), ("DownloadProgress", ["shared": ["f": ["bytesDone": 1]]])])),
+            at: t(10))
         // `other` had a summary (no change to say, so nothing) and gets a heartbeat; `shared` too.
         #expect(output.events.map { "\($0.database) \($0.payload.type)" } == ["other heartbeat", "shared heartbeat"])
         let busy = try adapter.ingest(events: body(events(from: 3, at: 10.5, [stateChanged("idle", "sync-preparing")])), at: t(10.5))
@@ -115,7 +118,8 @@ struct SyncthingEventStreamTests {
     func times(_ testCase: TimeCase) throws {
         var (adapter, _) = try started()
         _ = try adapter.ingest(events: body(events(from: 1, at: 5, [stateChanged("idle", "scanning")])), at: t(5))
-        var event = FakeEvent(id: 2, type: "StateChanged", time: testCase.stated ?? 0, data: ["folder": "shared", "from": "scanning", "to": "sync-preparing"]).json
+        var event = FakeEvent(id: 2, type: "StateChanged", time: testCase.stated ?? 0, data: ["folder": "shared", "from": "scanning", "to": "sync-preparing"])
+            .json
         if testCase.stated == nil { event["time"] = nil }
         let output = try adapter.ingest(events: Array(try JSONSerialization.data(withJSONObject: [event])), at: t(testCase.answeredAt))
         #expect(output.events.first { $0.payload == .willFetchChanges }?.time == t(testCase.expected))

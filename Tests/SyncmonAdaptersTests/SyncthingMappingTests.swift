@@ -13,8 +13,10 @@ struct MappingCase: Sendable, CustomStringConvertible {
     var summary: Summary
     var description: String { self.name }
 
-    init(_ name: String, start syncthing: @escaping @Sendable () -> FakeSyncthing = { FakeSyncthing() },
-         then batches: @escaping @Sendable () -> [[(String, Any)]] = { [] }, expect expected: [EventPayload], summary: Summary) {
+    init(
+        _ name: String, start syncthing: @escaping @Sendable () -> FakeSyncthing = { FakeSyncthing() },
+        then batches: @escaping @Sendable () -> [[(String, Any)]] = { [] }, expect expected: [EventPayload], summary: Summary
+    ) {
         self.name = name
         self.syncthing = syncthing
         self.batches = batches
@@ -43,7 +45,9 @@ struct MappingCase: Sendable, CustomStringConvertible {
     }
 }
 
-func folder(_ change: @escaping @Sendable (inout FakeSyncthing.Folder) -> Void, _ syncthing: @escaping @Sendable (inout FakeSyncthing) -> Void = { _ in }) -> @Sendable () -> FakeSyncthing {
+func folder(_ change: @escaping @Sendable (inout FakeSyncthing.Folder) -> Void, _ syncthing: @escaping @Sendable (inout FakeSyncthing) -> Void = { _ in })
+    -> @Sendable () -> FakeSyncthing
+{
     {
         var fake = FakeSyncthing()
         change(&fake.folders[0])
@@ -53,13 +57,15 @@ func folder(_ change: @escaping @Sendable (inout FakeSyncthing.Folder) -> Void, 
 }
 
 func twoPeers(_ change: @escaping @Sendable (inout FakeSyncthing.Folder) -> Void, paused: Bool = false) -> @Sendable () -> FakeSyncthing {
-    folder({ folder in
-        folder.devices = ["PEER1", "PEER2"]
-        change(&folder)
-    }, { fake in
-        fake.devices["PEER2"] = paused
-        fake.connected.insert("PEER2")
-    })
+    folder(
+        { folder in
+            folder.devices = ["PEER1", "PEER2"]
+            change(&folder)
+        },
+        { fake in
+            fake.devices["PEER2"] = paused
+            fake.connected.insert("PEER2")
+        })
 }
 
 /// A scan that commits a local change.
@@ -73,40 +79,56 @@ struct SyncthingExportTests {
     static let behind3 = folder { $0.completion["PEER1"] = (99, 3) }
 
     static let cases: [MappingCase] = [
-        MappingCase("peers complete at the start: an export that succeeded then",
-                    expect: [pending(0), .willSendChanges, .didSendChanges], summary: .succeeded),
-        MappingCase("a peer behind at the start: in progress", start: behind3,
-                    expect: [pending(3), .willSendChanges], summary: .inProgress),
-        MappingCase("need shrinking is progress; complete ends it", start: behind3,
-                    then: { [[folderCompletion("PEER1", 99.5, need: 1)], [folderCompletion("PEER1", 100, need: 0)]] },
-                    expect: [pending(3), .willSendChanges, pending(1), sent(2), pending(0), sent(1), .didSendChanges], summary: .succeeded),
-        MappingCase("bytes shrinking alone is progress (a big file on its way)", start: folder { $0.completion["PEER1"] = (50, 1) },
-                    then: { [[folderCompletion("PEER1", 75, need: 1, bytes: 50)], [folderCompletion("PEER1", 75, need: 1, bytes: 50)]] },
-                    expect: [pending(1), .willSendChanges, sent(0)], summary: .inProgress),
-        MappingCase("a local change opens it; only a completion reported after the change closes it",
-                    then: { [scan, [device("DeviceDisconnected", "PEER1"), device("DeviceConnected", "PEER1")], [folderCompletion("PEER1", 100, need: 0)]] },
-                    expect: [pending(0), .willSendChanges, .didSendChanges, .willSendChanges, .didSendChanges], summary: .succeeded),
-        MappingCase("a local change with nobody connected: the next complete peer is the export's success",
-                    start: folder({ _ in }, { $0.connected = [] }),
-                    then: { [scan, [device("DeviceConnected", "PEER1"), folderCompletion("PEER1", 100, need: 0)]] },
-                    expect: [pending(0), .willSendChanges, .didSendChanges], summary: .succeeded),
-        MappingCase("two peers: pending is the most either still needs", start: twoPeers { $0.completion = ["PEER1": (90, 2), "PEER2": (80, 5)] },
-                    expect: [pending(5), .willSendChanges], summary: .inProgress),
-        MappingCase("the lagging peer disconnects, the other is complete: done",
-                    start: twoPeers { $0.completion = ["PEER1": (90, 2), "PEER2": (100, 0)] },
-                    then: { [[device("DeviceDisconnected", "PEER1")]] },
-                    expect: [pending(2), .willSendChanges, pending(0), .didSendChanges], summary: .succeeded),
-        MappingCase("the only peer disconnects: the export stays open until it is back and complete", start: folder { $0.completion["PEER1"] = (90, 2) },
-                    then: { [[device("DeviceDisconnected", "PEER1")], [device("DeviceConnected", "PEER1")], [folderCompletion("PEER1", 100, need: 0)]] },
-                    expect: [pending(2), .willSendChanges, pending(0), pending(2), pending(0), sent(2), .didSendChanges], summary: .succeeded),
-        MappingCase("a paused peer does not count", start: twoPeers({ $0.completion = ["PEER1": (100, 0), "PEER2": (50, 4)] }, paused: true),
-                    expect: [pending(0), .willSendChanges, .didSendChanges], summary: .succeeded),
-        MappingCase("a peer downloading from us is progress; an empty report is not", start: folder { $0.completion["PEER1"] = (50, 1) },
-                    then: { [[("RemoteDownloadProgress", ["device": "PEER1", "folder": "shared", "state": ["big.bin": 43]])],
-                             [("RemoteDownloadProgress", ["device": "PEER1", "folder": "shared", "state": [String: Int]()])]] },
-                    expect: [pending(1), .willSendChanges, sent(0)], summary: .inProgress),
-        MappingCase("completion forced to 95 for deletes only is behind", start: folder { $0.completion["PEER1"] = (95, 1) },
-                    expect: [pending(1), .willSendChanges], summary: .inProgress),
+        MappingCase(
+            "peers complete at the start: an export that succeeded then",
+            expect: [pending(0), .willSendChanges, .didSendChanges], summary: .succeeded),
+        MappingCase(
+            "a peer behind at the start: in progress", start: behind3,
+            expect: [pending(3), .willSendChanges], summary: .inProgress),
+        MappingCase(
+            "need shrinking is progress; complete ends it", start: behind3,
+            then: { [[folderCompletion("PEER1", 99.5, need: 1)], [folderCompletion("PEER1", 100, need: 0)]] },
+            expect: [pending(3), .willSendChanges, pending(1), sent(2), pending(0), sent(1), .didSendChanges], summary: .succeeded),
+        MappingCase(
+            "bytes shrinking alone is progress (a big file on its way)", start: folder { $0.completion["PEER1"] = (50, 1) },
+            then: { [[folderCompletion("PEER1", 75, need: 1, bytes: 50)], [folderCompletion("PEER1", 75, need: 1, bytes: 50)]] },
+            expect: [pending(1), .willSendChanges, sent(0)], summary: .inProgress),
+        MappingCase(
+            "a local change opens it; only a completion reported after the change closes it",
+            then: { [scan, [device("DeviceDisconnected", "PEER1"), device("DeviceConnected", "PEER1")], [folderCompletion("PEER1", 100, need: 0)]] },
+            expect: [pending(0), .willSendChanges, .didSendChanges, .willSendChanges, .didSendChanges], summary: .succeeded),
+        MappingCase(
+            "a local change with nobody connected: the next complete peer is the export's success",
+            start: folder({ _ in }, { $0.connected = [] }),
+            then: { [scan, [device("DeviceConnected", "PEER1"), folderCompletion("PEER1", 100, need: 0)]] },
+            expect: [pending(0), .willSendChanges, .didSendChanges], summary: .succeeded),
+        MappingCase(
+            "two peers: pending is the most either still needs", start: twoPeers { $0.completion = ["PEER1": (90, 2), "PEER2": (80, 5)] },
+            expect: [pending(5), .willSendChanges], summary: .inProgress),
+        MappingCase(
+            "the lagging peer disconnects, the other is complete: done",
+            start: twoPeers { $0.completion = ["PEER1": (90, 2), "PEER2": (100, 0)] },
+            then: { [[device("DeviceDisconnected", "PEER1")]] },
+            expect: [pending(2), .willSendChanges, pending(0), .didSendChanges], summary: .succeeded),
+        MappingCase(
+            "the only peer disconnects: the export stays open until it is back and complete", start: folder { $0.completion["PEER1"] = (90, 2) },
+            then: { [[device("DeviceDisconnected", "PEER1")], [device("DeviceConnected", "PEER1")], [folderCompletion("PEER1", 100, need: 0)]] },
+            expect: [pending(2), .willSendChanges, pending(0), pending(2), pending(0), sent(2), .didSendChanges], summary: .succeeded),
+        MappingCase(
+            "a paused peer does not count", start: twoPeers({ $0.completion = ["PEER1": (100, 0), "PEER2": (50, 4)] }, paused: true),
+            expect: [pending(0), .willSendChanges, .didSendChanges], summary: .succeeded),
+        MappingCase(
+            "a peer downloading from us is progress; an empty report is not", start: folder { $0.completion["PEER1"] = (50, 1) },
+            then: {
+                [
+                    [("RemoteDownloadProgress", ["device": "PEER1", "folder": "shared", "state": ["big.bin": 43]])],
+                    [("RemoteDownloadProgress", ["device": "PEER1", "folder": "shared", "state": [String: Int]()])],
+                ]
+            },
+            expect: [pending(1), .willSendChanges, sent(0)], summary: .inProgress),
+        MappingCase(
+            "completion forced to 95 for deletes only is behind", start: folder { $0.completion["PEER1"] = (95, 1) },
+            expect: [pending(1), .willSendChanges], summary: .inProgress),
     ]
 
     @Test("completion drives export", arguments: Self.cases)
@@ -142,39 +164,64 @@ struct SyncthingImportTests {
     static let fileExists = "syncing: file exists\n"
 
     static let cases: [MappingCase] = [
-        MappingCase("a pull is one cycle; items and downloads are its progress", then: { [pull] },
-                    expect: inSync + [.willFetchChanges, .fetchedRecordZoneChanges(modifications: 1, deletions: 0),
-                                      .fetchedRecordZoneChanges(modifications: 0, deletions: 1), .fetchedRecordZoneChanges(modifications: 0, deletions: 0),
-                                      .didFetchChanges], summary: .succeeded),
-        MappingCase("failed items fail it; the first actionable one shows", then: { [failedPull([("x", peerGone), ("y", "syncing: open y: permission denied\n")])] },
-                    expect: inSync + [.willFetchChanges, importError("pullFailed"), .error(phase: .import, error: SyncError(code: ErrorCode(.networkFailure))),
-                                      .didFetchChanges], summary: .error),
-        MappingCase("only transient failures: retrying", then: { [failedPull([("x", noSource)])] },
-                    expect: inSync + [.willFetchChanges, .error(phase: .import, error: SyncError(code: ErrorCode(.networkUnavailable))), .didFetchChanges],
-                    summary: .retrying),
-        MappingCase("a retry that fails again stays error; a summary with needs says nothing",
-                    then: { [failedPull([("y", fileExists)]), failedPull([("y", fileExists)]), [folderSummary(state: "idle", need: 1, errors: 1)]] },
-                    expect: inSync + [.willFetchChanges, importError("pullFailed"), .didFetchChanges, .willFetchChanges, importError("pullFailed"), .didFetchChanges],
-                    summary: .error),
-        MappingCase("in sync after a failure, with no pull: succeeded",
-                    then: { [failedPull([("y", fileExists)]), [folderSummary(state: "idle", need: 0, errors: 0)]] },
-                    expect: inSync + [.willFetchChanges, importError("pullFailed"), .didFetchChanges] + inSync, summary: .succeeded),
-        MappingCase("the folder stops on an error mid-pull: the cycle fails with folderError",
-                    then: { [[stateChanged("idle", "sync-preparing"), stateChanged("sync-preparing", "error", error: "folder path missing")]] },
-                    expect: inSync + [.willFetchChanges, importError("folderError"), .didFetchChanges], summary: .error),
-        MappingCase("found pulling at the start: an open import", start: folder { $0.state = "syncing"; $0.need = 4 },
-                    expect: [.willFetchChanges], summary: .inProgress),
-        MappingCase("found idle with failed items at the start: a failed import", start: folder { $0.need = 1; $0.failed = [("y", fileExists)] },
-                    expect: [.willFetchChanges, importError("pullFailed"), .didFetchChanges], summary: .error),
+        MappingCase(
+            "a pull is one cycle; items and downloads are its progress", then: { [pull] },
+            expect: inSync + [
+                .willFetchChanges, .fetchedRecordZoneChanges(modifications: 1, deletions: 0),
+                .fetchedRecordZoneChanges(modifications: 0, deletions: 1), .fetchedRecordZoneChanges(modifications: 0, deletions: 0),
+                .didFetchChanges,
+            ], summary: .succeeded),
+        MappingCase(
+            "failed items fail it; the first actionable one shows", then: { [failedPull([("x", peerGone), ("y", "syncing: open y: permission denied\n")])] },
+            expect: inSync + [
+                .willFetchChanges, importError("pullFailed"), .error(phase: .import, error: SyncError(code: ErrorCode(.networkFailure))),
+                .didFetchChanges,
+            ], summary: .error),
+        MappingCase(
+            "only transient failures: retrying", then: { [failedPull([("x", noSource)])] },
+            expect: inSync + [.willFetchChanges, .error(phase: .import, error: SyncError(code: ErrorCode(.networkUnavailable))), .didFetchChanges],
+            summary: .retrying),
+        MappingCase(
+            "a retry that fails again stays error; a summary with needs says nothing",
+            then: { [failedPull([("y", fileExists)]), failedPull([("y", fileExists)]), [folderSummary(state: "idle", need: 1, errors: 1)]] },
+            expect: inSync + [.willFetchChanges, importError("pullFailed"), .didFetchChanges, .willFetchChanges, importError("pullFailed"), .didFetchChanges],
+            summary: .error),
+        MappingCase(
+            "in sync after a failure, with no pull: succeeded",
+            then: { [failedPull([("y", fileExists)]), [folderSummary(state: "idle", need: 0, errors: 0)]] },
+            expect: inSync + [.willFetchChanges, importError("pullFailed"), .didFetchChanges] + inSync, summary: .succeeded),
+        MappingCase(
+            "the folder stops on an error mid-pull: the cycle fails with folderError",
+            then: { [[stateChanged("idle", "sync-preparing"), stateChanged("sync-preparing", "error", error: "folder path missing")]] },
+            expect: inSync + [.willFetchChanges, importError("folderError"), .didFetchChanges], summary: .error),
+        MappingCase(
+            "found pulling at the start: an open import",
+            start: folder {
+                $0.state = "syncing"; $0.need = 4
+            },
+            expect: [.willFetchChanges], summary: .inProgress),
+        MappingCase(
+            "found idle with failed items at the start: a failed import",
+            start: folder {
+                $0.need = 1; $0.failed = [("y", fileExists)]
+            },
+            expect: [.willFetchChanges, importError("pullFailed"), .didFetchChanges], summary: .error),
         // (The verdict is the export's: the peer has everything.)
-        MappingCase("found scanning: nothing until Syncthing says more", start: folder { $0.state = "scanning" },
-                    expect: [], summary: .succeeded),
-        MappingCase("found scanning, then idle with nothing needed: succeeded then", start: folder { $0.state = "scanning" },
-                    then: { [[stateChanged("scanning", "idle")]] }, expect: inSync, summary: .succeeded),
-        MappingCase("idle with needs at the start, then a summary in sync", start: folder { $0.need = 2 },
-                    then: { [[folderSummary(state: "idle", need: 0)]] }, expect: inSync, summary: .succeeded),
-        MappingCase("a send-only folder never pulls: its needs do not keep it from being in sync", start: folder { $0.type = "sendonly"; $0.need = 3 },
-                    expect: inSync, summary: .succeeded),
+        MappingCase(
+            "found scanning: nothing until Syncthing says more", start: folder { $0.state = "scanning" },
+            expect: [], summary: .succeeded),
+        MappingCase(
+            "found scanning, then idle with nothing needed: succeeded then", start: folder { $0.state = "scanning" },
+            then: { [[stateChanged("scanning", "idle")]] }, expect: inSync, summary: .succeeded),
+        MappingCase(
+            "idle with needs at the start, then a summary in sync", start: folder { $0.need = 2 },
+            then: { [[folderSummary(state: "idle", need: 0)]] }, expect: inSync, summary: .succeeded),
+        MappingCase(
+            "a send-only folder never pulls: its needs do not keep it from being in sync",
+            start: folder {
+                $0.type = "sendonly"; $0.need = 3
+            },
+            expect: inSync, summary: .succeeded),
     ]
 
     @Test("pulls drive import", arguments: Self.cases)
@@ -186,15 +233,20 @@ struct SyncthingImportTests {
 
     @Test("a failed pull is logged with the first error's text, once while it repeats")
     func pullFailedNotice() throws {
-        let testCase = MappingCase("", then: {
-            [Self.failedPull([("y", Self.fileExists)]), Self.failedPull([("y", Self.fileExists)]),
-             Self.failedPull([("z", "syncing: no space left on device\n")])]
-        }, expect: [], summary: .error)
+        let testCase = MappingCase(
+            "",
+            then: {
+                [
+                    Self.failedPull([("y", Self.fileExists)]), Self.failedPull([("y", Self.fileExists)]),
+                    Self.failedPull([("z", "syncing: no space left on device\n")]),
+                ]
+            }, expect: [], summary: .error)
         let (_, _, notices) = try testCase.run { _ in false }
-        #expect(notices == [
-            .pullFailed(folder: sharedFolder, count: 1, path: "y", message: "file exists"),
-            .pullFailed(folder: sharedFolder, count: 1, path: "z", message: "no space left on device"),
-        ])
+        #expect(
+            notices == [
+                .pullFailed(folder: sharedFolder, count: 1, path: "y", message: "file exists"),
+                .pullFailed(folder: sharedFolder, count: 1, path: "z", message: "no space left on device"),
+            ])
     }
 }
 
@@ -220,8 +272,10 @@ struct SyncthingLifecycleTests {
         var summary: Summary
         var description: String { self.name }
 
-        init(_ name: String, start: @escaping @Sendable () -> FakeSyncthing = { FakeSyncthing() },
-             then batches: @escaping @Sendable () -> [[(String, Any)]] = { [] }, words: [String], summary: Summary) {
+        init(
+            _ name: String, start: @escaping @Sendable () -> FakeSyncthing = { FakeSyncthing() },
+            then batches: @escaping @Sendable () -> [[(String, Any)]] = { [] }, words: [String], summary: Summary
+        ) {
             self.name = name
             self.start = start
             self.batches = batches
@@ -231,35 +285,63 @@ struct SyncthingLifecycleTests {
     }
 
     static let running = ["setup ok", "started", "network up"]
-    static let broken = folder { $0.state = "error"; $0.error = "folder marker missing" }
+    static let broken = folder {
+        $0.state = "error"; $0.error = "folder marker missing"
+    }
     static let pausedConfig: @Sendable () -> [[(String, Any)]] = {
-        [[("ConfigSaved", ["folders": [["id": "shared", "paused": true, "devices": [["deviceID": "LOCAL"], ["deviceID": "PEER1"]]]],
-                           "devices": [["deviceID": "PEER1", "paused": false]]])]]
+        [
+            [
+                (
+                    "ConfigSaved",
+                    [
+                        "folders": [["id": "shared", "paused": true, "devices": [["deviceID": "LOCAL"], ["deviceID": "PEER1"]]]],
+                        "devices": [["deviceID": "PEER1", "paused": false]],
+                    ]
+                )
+            ]
+        ]
     }
 
     static let cases: [Case] = [
         Case("running: setup succeeded, then started", words: running, summary: .succeeded),
-        Case("folder error at the start: setup failed with folderError", start: broken,
-             words: ["setup folderError", "started", "network up"], summary: .error),
-        Case("the error clears: setup succeeds again", start: broken, then: { [[stateChanged("error", "idle")]] },
-             words: ["setup folderError", "started", "network up", "setup ok"], summary: .succeeded),
+        Case(
+            "folder error at the start: setup failed with folderError", start: broken,
+            words: ["setup folderError", "started", "network up"], summary: .error),
+        Case(
+            "the error clears: setup succeeds again", start: broken, then: { [[stateChanged("error", "idle")]] },
+            words: ["setup folderError", "started", "network up", "setup ok"], summary: .succeeded),
         Case("paused folder: stopped", start: folder { $0.paused = true }, words: ["stopped"], summary: .stopped),
-        Case("every device paused: stopped", start: folder({ _ in }, { $0.devices["PEER1"] = true; $0.connected = [] }),
-             words: ["stopped"], summary: .stopped),
+        Case(
+            "every device paused: stopped",
+            start: folder(
+                { _ in },
+                {
+                    $0.devices["PEER1"] = true; $0.connected = []
+                }),
+            words: ["stopped"], summary: .stopped),
         Case("shared with nobody: stopped", start: folder { $0.devices = [] }, words: ["stopped"], summary: .stopped),
         Case("one of two devices paused: running", start: twoPeers({ _ in }, paused: true), words: running, summary: .succeeded),
-        Case("device paused, then resumed but not yet connected",
-             then: { [[device("DevicePaused", "PEER1"), device("DeviceDisconnected", "PEER1")], [device("DeviceResumed", "PEER1")]] },
-             words: running + ["stopped", "started", "network down"], summary: .noNetwork),
-        Case("device resumed and connected",
-             then: { [[device("DevicePaused", "PEER1"), device("DeviceDisconnected", "PEER1")], [device("DeviceResumed", "PEER1"), device("DeviceConnected", "PEER1")]] },
-             words: running + ["stopped", "started", "network up"], summary: .succeeded),
+        Case(
+            "device paused, then resumed but not yet connected",
+            then: { [[device("DevicePaused", "PEER1"), device("DeviceDisconnected", "PEER1")], [device("DeviceResumed", "PEER1")]] },
+            words: running + ["stopped", "started", "network down"], summary: .noNetwork),
+        Case(
+            "device resumed and connected",
+            then: {
+                [
+                    [device("DevicePaused", "PEER1"), device("DeviceDisconnected", "PEER1")],
+                    [device("DeviceResumed", "PEER1"), device("DeviceConnected", "PEER1")],
+                ]
+            },
+            words: running + ["stopped", "started", "network up"], summary: .succeeded),
         Case("folder paused", then: { [[("FolderPaused", ["id": "shared", "label": "shared"])]] }, words: running + ["stopped"], summary: .stopped),
-        Case("the only peer disconnects: no network", then: { [[device("DeviceDisconnected", "PEER1")]] },
-             words: running + ["network down"], summary: .noNetwork),
-        Case("a peer that connects and is dropped in one answer: no flap",
-             then: { [[device("DeviceDisconnected", "PEER1")], [device("DeviceConnected", "PEER1"), device("DeviceDisconnected", "PEER1")]] },
-             words: running + ["network down"], summary: .noNetwork),
+        Case(
+            "the only peer disconnects: no network", then: { [[device("DeviceDisconnected", "PEER1")]] },
+            words: running + ["network down"], summary: .noNetwork),
+        Case(
+            "a peer that connects and is dropped in one answer: no flap",
+            then: { [[device("DeviceDisconnected", "PEER1")], [device("DeviceConnected", "PEER1"), device("DeviceDisconnected", "PEER1")]] },
+            words: running + ["network down"], summary: .noNetwork),
         Case("a configuration saved with the folder paused", then: pausedConfig, words: running + ["stopped"], summary: .stopped),
     ]
 
@@ -280,22 +362,35 @@ struct SyncthingLifecycleTests {
         }
         #expect(try reread([("FolderPaused", ["id": "shared"]), ("FolderResumed", ["id": "shared"])]).0)
         #expect(try reread([stateChanged("error", "idle")], Self.broken()).0)
-        let added: [(String, Any)] = [("ConfigSaved", [
-            "folders": [["id": "shared", "devices": [["deviceID": "PEER1"]]], ["id": "new", "devices": [["deviceID": "PEER1"]]]],
-            "devices": [["deviceID": "PEER1"]],
-        ])]
+        let added: [(String, Any)] = [
+            (
+                "ConfigSaved",
+                [
+                    "folders": [["id": "shared", "devices": [["deviceID": "PEER1"]]], ["id": "new", "devices": [["deviceID": "PEER1"]]]],
+                    "devices": [["deviceID": "PEER1"]],
+                ]
+            )
+        ]
         #expect(try reread(added) == (true, [.configurationChanged]))
-        let same: [(String, Any)] = [("ConfigSaved", [
-            "folders": [["id": "shared", "type": "sendreceive", "devices": [["deviceID": "LOCAL"], ["deviceID": "PEER1"]]]],
-            "devices": [["deviceID": "PEER1"]],
-        ])]
+        let same: [(String, Any)] = [
+            (
+                "ConfigSaved",
+                [
+                    "folders": [["id": "shared", "type": "sendreceive", "devices": [["deviceID": "LOCAL"], ["deviceID": "PEER1"]]]],
+                    "devices": [["deviceID": "PEER1"]],
+                ]
+            )
+        ]
         #expect(try reread(same) == (false, []))
         #expect(try !reread([stateChanged("idle", "scanning"), stateChanged("scanning", "idle")]).0)
     }
 
     @Test("a folder error is logged with Syncthing's text")
     func folderErrorNotice() throws {
-        let (_, output) = try started(folder { $0.state = "error"; $0.error = "folder path missing" }())
+        let (_, output) = try started(
+            folder {
+                $0.state = "error"; $0.error = "folder path missing"
+            }())
         #expect(output.notices == [.folderFailed(folder: sharedFolder, message: "folder path missing")])
     }
 }

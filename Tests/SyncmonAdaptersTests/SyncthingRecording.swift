@@ -81,15 +81,16 @@ struct SyncthingRecording: Sendable {
 
     /// The recorded answer to one snapshot request.
     func answer(_ engine: String, snapshot: String, _ request: SyncthingRequest) throws -> [UInt8] {
-        let file: String = switch request {
-        case .systemStatus: "system-status.json"
-        case .latestEvent: "latest-event.json"
-        case .connections: "connections.json"
-        case .config: "config.json"
-        case .folderStatus(let folder): "db-status.\(folder).json"
-        case .folderErrors(let folder): "folder-errors.\(folder).json"
-        case .completion(let folder, let device): "completion.\(folder).\(device).json"
-        }
+        let file: String =
+            switch request {
+            case .systemStatus: "system-status.json"
+            case .latestEvent: "latest-event.json"
+            case .connections: "connections.json"
+            case .config: "config.json"
+            case .folderStatus(let folder): "db-status.\(folder).json"
+            case .folderErrors(let folder): "folder-errors.\(folder).json"
+            case .completion(let folder, let device): "completion.\(folder).\(device).json"
+            }
         let url = Self.directory.appendingPathComponent("\(self.name)/\(engine).\(snapshot)/\(file)")
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw FixtureError("\(self.name): snapshot \(engine).\(snapshot) has no answer to \(request)")
@@ -170,12 +171,14 @@ struct SyncthingPlayback {
         case .answer(let ids):
             if self.adapters[step.engine]!.needsSnapshot {
                 // The source takes a snapshot before polling on: the next one recorded serves.
-                guard let later = self.recording.steps.indices.first(where: { candidate in
-                    guard candidate > index, !self.used.contains(candidate), self.recording.steps[candidate].engine == step.engine,
-                        case .availableSnapshot = self.recording.steps[candidate].kind
-                    else { return false }
-                    return true
-                }), case .availableSnapshot(let name) = self.recording.steps[later].kind else {
+                guard
+                    let later = self.recording.steps.indices.first(where: { candidate in
+                        guard candidate > index, !self.used.contains(candidate), self.recording.steps[candidate].engine == step.engine,
+                            case .availableSnapshot = self.recording.steps[candidate].kind
+                        else { return false }
+                        return true
+                    }), case .availableSnapshot(let name) = self.recording.steps[later].kind
+                else {
                     throw FixtureError("\(self.recording.name): \(step.engine) needs a snapshot at \(RFC3339.format(step.time)); none recorded later")
                 }
                 self.used.insert(later)

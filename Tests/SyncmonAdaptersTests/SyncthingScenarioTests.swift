@@ -37,110 +37,170 @@ struct SyncthingScenarioTests {
     static func ok(_ engine: String) -> Expect { Expect(engine: engine, summary: .succeeded) }
 
     static let scenarios: [Scenario] = [
-        Scenario(name: "a-healthy", checks: [
-            Check(time: "02:07:50.500", why: "the start snapshots: both folders idle, nothing needed", expects: [ok("a"), ok("b")]),
-            Check(time: "02:07:51.765", why: "A scanned a1.txt, B pulls it", expects: [
-                Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .inProgress),
+        Scenario(
+            name: "a-healthy",
+            checks: [
+                Check(time: "02:07:50.500", why: "the start snapshots: both folders idle, nothing needed", expects: [ok("a"), ok("b")]),
+                Check(
+                    time: "02:07:51.765", why: "A scanned a1.txt, B pulls it",
+                    expects: [
+                        Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .inProgress),
+                    ]),
+                Check(time: "02:08:10.300", why: "files added, changed and deleted on either side", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:08:10.300", why: "files added, changed and deleted on either side", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "a2-progress", checks: [
-            Check(time: "02:08:18.000", why: "B pulls 8 MiB at 1000 KiB/s", expects: [Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .inProgress)]),
-            Check(time: "02:08:26.300", why: "big.bin arrived", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "b-stop-B-20s", checks: [
-            Check(time: "02:08:28.500", why: "before", expects: [ok("a"), ok("b")]),
-            Check(time: "02:08:29.300", why: "B stopped: its API refuses", expects: [
-                Expect(engine: "a", summary: .noNetwork), Expect(engine: "b", summary: .engineDown),
+        Scenario(
+            name: "a2-progress",
+            checks: [
+                Check(
+                    time: "02:08:18.000", why: "B pulls 8 MiB at 1000 KiB/s",
+                    expects: [Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .inProgress)]),
+                Check(time: "02:08:26.300", why: "big.bin arrived", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:08:48.700", why: "20 s later, a file written on A meanwhile", expects: [
-                Expect(engine: "a", summary: .noNetwork), Expect(engine: "b", summary: .engineDown),
+        Scenario(
+            name: "b-stop-B-20s",
+            checks: [
+                Check(time: "02:08:28.500", why: "before", expects: [ok("a"), ok("b")]),
+                Check(
+                    time: "02:08:29.300", why: "B stopped: its API refuses",
+                    expects: [
+                        Expect(engine: "a", summary: .noNetwork), Expect(engine: "b", summary: .engineDown),
+                    ]),
+                Check(
+                    time: "02:08:48.700", why: "20 s later, a file written on A meanwhile",
+                    expects: [
+                        Expect(engine: "a", summary: .noNetwork), Expect(engine: "b", summary: .engineDown),
+                    ]),
+                Check(time: "02:08:55.883", why: "5 s after B's API is back", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:08:55.883", why: "5 s after B's API is back", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "b3-hang-B-sigstop", checks: [
-            Check(time: "02:20:25.000", why: "B hung (SIGSTOP); A wrote a file, B does not take it", expects: [
-                Expect(engine: "a", summary: .inProgress), ok("b"),
+        Scenario(
+            name: "b3-hang-B-sigstop",
+            checks: [
+                Check(
+                    time: "02:20:25.000", why: "B hung (SIGSTOP); A wrote a file, B does not take it",
+                    expects: [
+                        Expect(engine: "a", summary: .inProgress), ok("b"),
+                    ]),
+                Check(time: "02:20:57.700", why: "B's poll has gone unanswered for nearly its timeout + 10 s", expects: [ok("b")]),
+                Check(
+                    time: "02:20:57.800", why: "B's poll has gone unanswered for its timeout + 10 s",
+                    expects: [
+                        Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .engineDown),
+                    ]),
+                Check(time: "02:21:08.900", why: "SIGCONT: B answers again and takes the file", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:20:57.700", why: "B's poll has gone unanswered for nearly its timeout + 10 s", expects: [ok("b")]),
-            Check(time: "02:20:57.800", why: "B's poll has gone unanswered for its timeout + 10 s", expects: [
-                Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .engineDown),
+        Scenario(
+            name: "c-pause-device-patch",
+            checks: [
+                Check(time: "02:09:16.460", why: "before", expects: [ok("a"), ok("b")]),
+                Check(
+                    time: "02:09:20.880", why: "A paused device B",
+                    expects: [
+                        Expect(engine: "a", summary: .stopped), Expect(engine: "b", summary: .noNetwork),
+                    ]),
+                Check(
+                    time: "02:09:28.880", why: "a file written on A while paused",
+                    expects: [
+                        Expect(engine: "a", summary: .stopped), Expect(engine: "b", summary: .noNetwork),
+                    ]),
+                Check(time: "02:09:34.419", why: "resumed, reconnected, the file pulled", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:21:08.900", why: "SIGCONT: B answers again and takes the file", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "c-pause-device-patch", checks: [
-            Check(time: "02:09:16.460", why: "before", expects: [ok("a"), ok("b")]),
-            Check(time: "02:09:20.880", why: "A paused device B", expects: [
-                Expect(engine: "a", summary: .stopped), Expect(engine: "b", summary: .noNetwork),
+        Scenario(
+            name: "c3-pause-folder",
+            checks: [
+                Check(time: "02:09:54.530", why: "before", expects: [ok("a"), ok("b")]),
+                Check(time: "02:10:00.800", why: "A paused the folder", expects: [Expect(engine: "a", summary: .stopped), ok("b")]),
+                Check(time: "02:10:09.235", why: "resumed", expects: [ok("a"), ok("b")]),
+                // Past not_syncing's 60 s: the resumed folder's import was said again.
+                Check(time: "02:11:09.235", why: "a minute after the resume", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:09:28.880", why: "a file written on A while paused", expects: [
-                Expect(engine: "a", summary: .stopped), Expect(engine: "b", summary: .noNetwork),
+        Scenario(
+            name: "d-marker-removed",
+            checks: [
+                Check(time: "02:10:26.000", why: "marker removed, not yet scanned: Syncthing has not noticed", expects: [ok("a"), ok("b")]),
+                Check(
+                    time: "02:10:26.300", why: "the scan found the marker missing",
+                    expects: [
+                        ok("a"), Expect(engine: "b", summary: .error, code: "folderError"),
+                    ]),
+                Check(
+                    time: "02:10:47.900", why: "d1.txt written on A while B is in error; marker back, not rescanned",
+                    expects: [
+                        Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .error, code: "folderError"),
+                    ]),
+                Check(time: "02:10:52.327", why: "rescanned: B pulled d1.txt", expects: [ok("a"), ok("b")]),
+                Check(time: "02:11:52.327", why: "a minute later: no not_syncing after the new setup", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:09:34.419", why: "resumed, reconnected, the file pulled", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "c3-pause-folder", checks: [
-            Check(time: "02:09:54.530", why: "before", expects: [ok("a"), ok("b")]),
-            Check(time: "02:10:00.800", why: "A paused the folder", expects: [Expect(engine: "a", summary: .stopped), ok("b")]),
-            Check(time: "02:10:09.235", why: "resumed", expects: [ok("a"), ok("b")]),
-            // Past not_syncing's 60 s: the resumed folder's import was said again.
-            Check(time: "02:11:09.235", why: "a minute after the resume", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "d-marker-removed", checks: [
-            Check(time: "02:10:26.000", why: "marker removed, not yet scanned: Syncthing has not noticed", expects: [ok("a"), ok("b")]),
-            Check(time: "02:10:26.300", why: "the scan found the marker missing", expects: [
-                ok("a"), Expect(engine: "b", summary: .error, code: "folderError"),
+        Scenario(
+            name: "d3-marker-removed-rescan-timer",
+            checks: [
+                Check(
+                    time: "02:11:31.600", why: "the periodic rescan found the marker missing",
+                    expects: [
+                        ok("a"), Expect(engine: "b", summary: .error, code: "folderError"),
+                    ]),
+                Check(time: "02:11:39.600", why: "the next rescan found it back: no pull, no summary", expects: [ok("a"), ok("b")]),
+                Check(time: "02:12:42.907", why: "a minute later: no not_syncing after the new setup", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:10:47.900", why: "d1.txt written on A while B is in error; marker back, not rescanned", expects: [
-                Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .error, code: "folderError"),
+        Scenario(
+            name: "e-pull-blocked-chattr",
+            checks: [
+                Check(
+                    time: "02:11:51.554", why: "locked/ made immutable on B; A wrote three files, B pulls",
+                    expects: [Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .inProgress)]),
+                Check(
+                    time: "02:11:51.600", why: "the first pull failed on locked/new.txt",
+                    expects: [
+                        Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .error, code: "pullFailed"),
+                    ]),
+                Check(time: "02:12:51.561", why: "inside Syncthing's first retry", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+                Check(time: "02:13:51.569", why: "inside the second retry", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+                Check(
+                    time: "02:14:20.700", why: "obstacle removed, rescanned, no pull yet",
+                    expects: [
+                        Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .error, code: "pullFailed"),
+                    ]),
+                Check(time: "02:14:34.161", why: "a pull completed", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:10:52.327", why: "rescanned: B pulled d1.txt", expects: [ok("a"), ok("b")]),
-            Check(time: "02:11:52.327", why: "a minute later: no not_syncing after the new setup", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "d3-marker-removed-rescan-timer", checks: [
-            Check(time: "02:11:31.600", why: "the periodic rescan found the marker missing", expects: [
-                ok("a"), Expect(engine: "b", summary: .error, code: "folderError"),
+        Scenario(
+            name: "e2-pull-blocked-tempdir",
+            checks: [
+                Check(
+                    time: "02:14:40.400", why: "a directory sits where the temp file goes",
+                    expects: [
+                        Expect(engine: "b", summary: .error, code: "pullFailed")
+                    ]),
+                Check(time: "02:14:46.100", why: "removed; the next pull completed", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:11:39.600", why: "the next rescan found it back: no pull, no summary", expects: [ok("a"), ok("b")]),
-            Check(time: "02:12:42.907", why: "a minute later: no not_syncing after the new setup", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "e-pull-blocked-chattr", checks: [
-            Check(time: "02:11:51.554", why: "locked/ made immutable on B; A wrote three files, B pulls", expects: [Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .inProgress)]),
-            Check(time: "02:11:51.600", why: "the first pull failed on locked/new.txt", expects: [
-                Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .error, code: "pullFailed"),
+        Scenario(
+            name: "e3-recover-by-folder-restart",
+            checks: [
+                Check(
+                    time: "02:15:28.200", why: "the pull failed on a directory at the temp path",
+                    expects: [
+                        Expect(engine: "b", summary: .error, code: "pullFailed")
+                    ]),
+                Check(
+                    time: "02:15:34.000", why: "obstacle removed and rescanned: a scan retries no pull",
+                    expects: [
+                        Expect(engine: "b", summary: .error, code: "pullFailed")
+                    ]),
+                Check(time: "02:15:35.000", why: "B's folder paused", expects: [Expect(engine: "b", summary: .stopped, code: "pullFailed")]),
+                Check(time: "02:15:38.824", why: "resumed: the restarted folder pulled", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:12:51.561", why: "inside Syncthing's first retry", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
-            Check(time: "02:13:51.569", why: "inside the second retry", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
-            Check(time: "02:14:20.700", why: "obstacle removed, rescanned, no pull yet", expects: [
-                Expect(engine: "a", summary: .inProgress), Expect(engine: "b", summary: .error, code: "pullFailed"),
+        Scenario(
+            name: "e4-short-puller-pause",
+            checks: [
+                Check(
+                    time: "02:21:50.300", why: "the pull failed (retries every 5 s, then 10 s)",
+                    expects: [
+                        Expect(engine: "b", summary: .error, code: "pullFailed")
+                    ]),
+                Check(time: "02:21:55.300", why: "after the first retry", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+                Check(time: "02:22:00.300", why: "after the second", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+                Check(time: "02:22:10.300", why: "after the third", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+                Check(time: "02:22:20.000", why: "obstacle removed, no retry yet", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
+                Check(time: "02:22:34.034", why: "the next retry completed", expects: [ok("a"), ok("b")]),
             ]),
-            Check(time: "02:14:34.161", why: "a pull completed", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "e2-pull-blocked-tempdir", checks: [
-            Check(time: "02:14:40.400", why: "a directory sits where the temp file goes", expects: [
-                Expect(engine: "b", summary: .error, code: "pullFailed"),
-            ]),
-            Check(time: "02:14:46.100", why: "removed; the next pull completed", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "e3-recover-by-folder-restart", checks: [
-            Check(time: "02:15:28.200", why: "the pull failed on a directory at the temp path", expects: [
-                Expect(engine: "b", summary: .error, code: "pullFailed"),
-            ]),
-            Check(time: "02:15:34.000", why: "obstacle removed and rescanned: a scan retries no pull", expects: [
-                Expect(engine: "b", summary: .error, code: "pullFailed"),
-            ]),
-            Check(time: "02:15:35.000", why: "B's folder paused", expects: [Expect(engine: "b", summary: .stopped, code: "pullFailed")]),
-            Check(time: "02:15:38.824", why: "resumed: the restarted folder pulled", expects: [ok("a"), ok("b")]),
-        ]),
-        Scenario(name: "e4-short-puller-pause", checks: [
-            Check(time: "02:21:50.300", why: "the pull failed (retries every 5 s, then 10 s)", expects: [
-                Expect(engine: "b", summary: .error, code: "pullFailed"),
-            ]),
-            Check(time: "02:21:55.300", why: "after the first retry", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
-            Check(time: "02:22:00.300", why: "after the second", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
-            Check(time: "02:22:10.300", why: "after the third", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
-            Check(time: "02:22:20.000", why: "obstacle removed, no retry yet", expects: [Expect(engine: "b", summary: .error, code: "pullFailed")]),
-            Check(time: "02:22:34.034", why: "the next retry completed", expects: [ok("a"), ok("b")]),
-        ]),
     ]
 
     @Test("verdicts at the recorded moments", arguments: Self.scenarios)
@@ -186,31 +246,59 @@ struct SyncthingRecordedNoticeTests {
         Case(name: "c-pause-device-patch", notices: [:], extraSnapshots: []),
         // A resumed folder restarts in Syncthing: read again.
         Case(name: "c3-pause-folder", notices: [:], extraSnapshots: ["A resumed"]),
-        Case(name: "d-marker-removed", notices: ["B": [
-            .folderFailed(folder: shared, message: markerMissing), .folderRecovered(folder: shared),
-        ]], extraSnapshots: ["B after-fix"]),
-        Case(name: "d3-marker-removed-rescan-timer", notices: ["B": [
-            .folderFailed(folder: shared, message: markerMissing), .folderRecovered(folder: shared),
-        ]], extraSnapshots: ["B after"]),
+        Case(
+            name: "d-marker-removed",
+            notices: [
+                "B": [
+                    .folderFailed(folder: shared, message: markerMissing), .folderRecovered(folder: shared),
+                ]
+            ], extraSnapshots: ["B after-fix"]),
+        Case(
+            name: "d3-marker-removed-rescan-timer",
+            notices: [
+                "B": [
+                    .folderFailed(folder: shared, message: markerMissing), .folderRecovered(folder: shared),
+                ]
+            ], extraSnapshots: ["B after"]),
         // Three failed pulls with the same item and error: logged once.
-        Case(name: "e-pull-blocked-chattr", notices: ["B": [
-            .pullFailed(folder: shared, count: 1, path: "locked/new.txt",
-                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/locked/.syncthing.new.txt.tmp: operation not permitted"),
-        ]], extraSnapshots: []),
-        Case(name: "e2-pull-blocked-tempdir", notices: ["B": [
-            .pullFailed(folder: shared, count: 1, path: "blocked.txt",
-                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked.txt.tmp: file exists"),
-        ]], extraSnapshots: []),
+        Case(
+            name: "e-pull-blocked-chattr",
+            notices: [
+                "B": [
+                    .pullFailed(
+                        folder: shared, count: 1, path: "locked/new.txt",
+                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/locked/.syncthing.new.txt.tmp: operation not permitted")
+                ]
+            ], extraSnapshots: []),
+        Case(
+            name: "e2-pull-blocked-tempdir",
+            notices: [
+                "B": [
+                    .pullFailed(
+                        folder: shared, count: 1, path: "blocked.txt",
+                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked.txt.tmp: file exists")
+                ]
+            ], extraSnapshots: []),
         // Pausing and resuming the folder restarts it in Syncthing: read again.
-        Case(name: "e3-recover-by-folder-restart", notices: ["B": [
-            .pullFailed(folder: shared, count: 1, path: "blocked3.txt",
-                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked3.txt.tmp: file exists"),
-        ]], extraSnapshots: ["B recovered"]),
+        Case(
+            name: "e3-recover-by-folder-restart",
+            notices: [
+                "B": [
+                    .pullFailed(
+                        folder: shared, count: 1, path: "blocked3.txt",
+                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked3.txt.tmp: file exists")
+                ]
+            ], extraSnapshots: ["B recovered"]),
         // Four failed pulls, one notice.
-        Case(name: "e4-short-puller-pause", notices: ["B": [
-            .pullFailed(folder: shared, count: 1, path: "blocked4.txt",
-                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked4.txt.tmp: file exists"),
-        ]], extraSnapshots: []),
+        Case(
+            name: "e4-short-puller-pause",
+            notices: [
+                "B": [
+                    .pullFailed(
+                        folder: shared, count: 1, path: "blocked4.txt",
+                        message: "opening temp file: open /work/syncthing-lab/run/B/shared/.syncthing.blocked4.txt.tmp: file exists")
+                ]
+            ], extraSnapshots: []),
     ]
 
     @Test("notices and snapshots", arguments: Self.cases)

@@ -13,12 +13,13 @@ struct SyncthingSnapshotTests {
         syncthing.devices["PEER2"] = false
         let adapter = SyncthingAdapter(engine: InlineName("st")!)
         let (requests, _) = try syncthing.snapshot(for: adapter)
-        #expect(requests == [
-            .systemStatus, .latestEvent, .connections, .config,
-            .folderStatus(folder: "shared"), .folderErrors(folder: "shared"), .completion(folder: "shared", device: "PEER1"),
-            .folderStatus(folder: "photos"), .folderErrors(folder: "photos"),
-            .completion(folder: "photos", device: "PEER1"), .completion(folder: "photos", device: "PEER2"),
-        ])
+        #expect(
+            requests == [
+                .systemStatus, .latestEvent, .connections, .config,
+                .folderStatus(folder: "shared"), .folderErrors(folder: "shared"), .completion(folder: "shared", device: "PEER1"),
+                .folderStatus(folder: "photos"), .folderErrors(folder: "photos"),
+                .completion(folder: "photos", device: "PEER1"), .completion(folder: "photos", device: "PEER2"),
+            ])
     }
 
     @Test("paused folders and folders with bad ids are not queried")
@@ -48,8 +49,12 @@ struct SyncthingSnapshotTests {
 
     static let restartCases: [RestartCase] = [
         RestartCase(name: "same start: since is kept", startTime: "2026-11-24T09:00:00Z", idsWentBack: false, asksLatestEvent: false, restarted: false),
-        RestartCase(name: "new start: a restart, since from the latest event", startTime: "2026-11-24T09:30:00Z", idsWentBack: false, asksLatestEvent: true, restarted: true),
-        RestartCase(name: "ids went back, same start: since read again, no restart", startTime: "2026-11-24T09:00:00Z", idsWentBack: true, asksLatestEvent: true, restarted: false),
+        RestartCase(
+            name: "new start: a restart, since from the latest event", startTime: "2026-11-24T09:30:00Z", idsWentBack: false, asksLatestEvent: true,
+            restarted: true),
+        RestartCase(
+            name: "ids went back, same start: since read again, no restart", startTime: "2026-11-24T09:00:00Z", idsWentBack: true, asksLatestEvent: true,
+            restarted: false),
     ]
 
     @Test("restart detection by startTime", arguments: Self.restartCases)
@@ -75,7 +80,9 @@ struct SyncthingSnapshotTests {
         #expect(output.notices.contains(.restarted(startTime: testCase.startTime)) == testCase.restarted)
         #expect(!adapter.needsSnapshot)
         // A restart says setup again (Syncthing set the folder up anew); a re-read does not.
-        let setups = output.events.filter { if case .containerEvent = $0.payload { return true }; return false }
+        let setups = output.events.filter {
+            if case .containerEvent = $0.payload { return true }; return false
+        }
         #expect(setups.count == (testCase.restarted ? 2 : 0))
         #expect(output.events.contains { $0.payload == .engineStarted(heartbeatInterval: adapter.heartbeatInterval) })
     }
@@ -187,8 +194,9 @@ struct SyncthingSnapshotTests {
         var adapter = SyncthingAdapter(engine: InlineName("st")!, pollTimeoutSeconds: 45)
         adapter.pollFailed()
         #expect(adapter.eventsPath == "/rest/events?since=0&timeout=45&events=\(SyncthingAdapter.eventMask)")
-        #expect(SyncthingAdapter.eventMask == "StateChanged,FolderSummary,FolderCompletion,FolderErrors,FolderPaused,FolderResumed,"
-            + "DeviceConnected,DeviceDisconnected,DevicePaused,DeviceResumed,ItemFinished,DownloadProgress,"
-            + "RemoteDownloadProgress,LocalIndexUpdated,ConfigSaved")
+        #expect(
+            SyncthingAdapter.eventMask == "StateChanged,FolderSummary,FolderCompletion,FolderErrors,FolderPaused,FolderResumed,"
+                + "DeviceConnected,DeviceDisconnected,DevicePaused,DeviceResumed,ItemFinished,DownloadProgress,"
+                + "RemoteDownloadProgress,LocalIndexUpdated,ConfigSaved")
     }
 }

@@ -22,9 +22,11 @@ struct StatusFormatTests {
                 EventLine.make("fine", "didFetchChanges"),
                 EventLine.make("offline", "networkStatus", ["available": false]),
                 EventLine.make("broken", "willSendChanges"),
-                EventLine.make("broken", "sentRecordZoneChanges", [
-                    "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [], "failedRecordSaves": [["code": "quotaExceeded"]],
-                ]),
+                EventLine.make(
+                    "broken", "sentRecordZoneChanges",
+                    [
+                        "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [], "failedRecordSaves": [["code": "quotaExceeded"]],
+                    ]),
                 EventLine.make("broken", "didSendChanges"),
                 EventLine.make("stuck", "engineStarted"),
                 EventLine.make("stuck", "accountStatus", ["status": "available"]),
@@ -106,7 +108,9 @@ struct StatusFormatTests {
         let port = try FreePort.next()
         let result = try SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)", "--format", "nagios"])
         #expect(result.status == 3)
-        #expect(result.standardOutput.hasPrefix("SYNCMON UNKNOWN - daemon unreachable: cannot reach the daemon at http://127.0.0.1:\(port)"), "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.hasPrefix("SYNCMON UNKNOWN - daemon unreachable: cannot reach the daemon at http://127.0.0.1:\(port)"),
+            "\(result.standardOutput)")
         #expect(result.standardOutput.filter { $0 == "\n" }.count == 1)
         #expect(!result.standardOutput.contains("|"))
         #expect(result.standardError.isEmpty)

@@ -74,7 +74,8 @@ struct ClientQueueTests {
 
     @Test("with no daemon, 100,000 calls return at once; beyond the capacity events are dropped and counted")
     func boundedQueue() async throws {
-        let client = SyncmonClient(engine: "burst", configuration: .init(socketPath: Self.nowhere, queueCapacity: 1_000, minimumReconnectDelay: .milliseconds(20)))
+        let client = SyncmonClient(
+            engine: "burst", configuration: .init(socketPath: Self.nowhere, queueCapacity: 1_000, minimumReconnectDelay: .milliseconds(20)))
         // The connection task runs (and keeps failing to connect) meanwhile.
         let task = Task { try await client.run() }
         defer { task.cancel() }
@@ -164,7 +165,9 @@ struct ClientQueueTests {
     func backoff() {
         var delay = ReconnectDelay(minimum: .milliseconds(100), maximum: .seconds(2))
         var random = SplitMix64(seed: 9)
-        let ceilings: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .milliseconds(1600), .seconds(2), .seconds(2)]
+        let ceilings: [Duration] = [
+            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .milliseconds(1600), .seconds(2), .seconds(2),
+        ]
         for ceiling in ceilings {
             let next = delay.next(using: &random)
             #expect(next <= ceiling && next >= ceiling / 2, "\(next) for \(ceiling)")

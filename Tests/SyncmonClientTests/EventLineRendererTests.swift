@@ -63,7 +63,10 @@ struct EventLineRendererTests {
         (.runStarted(heartbeatInterval: nil, version: nil), .runStarted(heartbeatInterval: nil)),
         (.runEnded, .runEnded),
         (.error(phase: .setup, error: EngineError(.badContainer)), .error(phase: .setup, error: syncError("badContainer"))),
-        (.error(phase: nil, error: EngineError(.serviceUnavailable, retryAfter: .seconds(60))), .error(phase: nil, error: syncError("serviceUnavailable", retryAfter: 60))),
+        (
+            .error(phase: nil, error: EngineError(.serviceUnavailable, retryAfter: .seconds(60))),
+            .error(phase: nil, error: syncError("serviceUnavailable", retryAfter: 60))
+        ),
     ]
 
     @Test("every event renders to a line the daemon decodes to the expected payload", arguments: 0..<Self.cases.count)
@@ -144,7 +147,10 @@ struct EventLineRendererTests {
     @Test("a failure list too long for one line keeps every count and code across lines within 64 KiB")
     func splitting() throws {
         let renderer = EventLineRenderer(engine: "bulk")
-        let saves = (0..<3_000).map { EngineFailure(.quotaExceeded, zone: "Notes", recordName: "record-\($0)-" + String(repeating: "x", count: 40), message: "The user's iCloud storage is full.") }
+        let saves = (0..<3_000).map {
+            EngineFailure(
+                .quotaExceeded, zone: "Notes", recordName: "record-\($0)-" + String(repeating: "x", count: 40), message: "The user's iCloud storage is full.")
+        }
         let deletes = (0..<500).map { EngineFailure(.unknownItem, recordName: "gone-\($0)") }
         let lines = renderer.lines(
             for: .sentRecordZoneChanges(savedRecords: 17, deletedRecords: 4, failedRecordSaves: saves, failedRecordDeletes: deletes),
@@ -171,7 +177,8 @@ struct EventLineRendererTests {
         #expect(total.codes.entries.map { "\($0.0)=\($0.1)" } == ["quotaExceeded=3000", "unknownItem=500"])
         // A list that fits only without its details is sent as one line without them.
         let medium = (0..<700).map { EngineFailure(.quotaExceeded, recordName: "record-\($0)-" + String(repeating: "y", count: 80)) }
-        let compact = renderer.lines(for: .sentRecordZoneChanges(savedRecords: 1, deletedRecords: 0, failedRecordSaves: medium, failedRecordDeletes: []), time: nil, sequence: 1)
+        let compact = renderer.lines(
+            for: .sentRecordZoneChanges(savedRecords: 1, deletedRecords: 0, failedRecordSaves: medium, failedRecordDeletes: []), time: nil, sequence: 1)
         #expect(compact.count == 1)
         #expect(!compact[0].contains("recordName"))
     }
@@ -179,8 +186,11 @@ struct EventLineRendererTests {
     @Test("numbers: whole seconds without a fraction, fractions in the shortest form")
     func numbers() {
         let renderer = EventLineRenderer(engine: "n")
-        #expect(renderer.line(for: .engineStarted(heartbeatInterval: .seconds(30), version: nil), time: nil, sequence: nil).hasSuffix("\"heartbeatSeconds\":30}"))
-        #expect(renderer.line(for: .engineStarted(heartbeatInterval: .milliseconds(1500), version: nil), time: nil, sequence: nil).hasSuffix("\"heartbeatSeconds\":1.5}"))
+        #expect(
+            renderer.line(for: .engineStarted(heartbeatInterval: .seconds(30), version: nil), time: nil, sequence: nil).hasSuffix("\"heartbeatSeconds\":30}"))
+        #expect(
+            renderer.line(for: .engineStarted(heartbeatInterval: .milliseconds(1500), version: nil), time: nil, sequence: nil).hasSuffix(
+                "\"heartbeatSeconds\":1.5}"))
         #expect(renderer.line(for: .engineStarted(heartbeatInterval: .zero, version: nil), time: nil, sequence: nil).hasSuffix("\"engineStarted\"}"))
     }
 }

@@ -77,7 +77,8 @@ struct DurationParserTests {
     @Test("the documented default thresholds format as an operator would write them")
     func defaultThresholds() {
         let defaults = StallThresholds.defaults
-        #expect([defaults.notSyncing, defaults.noProgress, defaults.pendingNotDraining, defaults.retryLoop, defaults.noRecentImport]
-            .map(DurationParser.format) == ["1m", "5m", "15m", "30m", "0s"])
+        #expect(
+            [defaults.notSyncing, defaults.noProgress, defaults.pendingNotDraining, defaults.retryLoop, defaults.noRecentImport]
+                .map(DurationParser.format) == ["1m", "5m", "15m", "30m", "0s"])
     }
 }

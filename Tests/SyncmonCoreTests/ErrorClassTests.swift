@@ -23,16 +23,20 @@ struct ErrorClassTests {
         #expect(ErrorCode(name: name(code.description)).label.description == code.description)
     }
 
-    @Test("the actionable examples of docs/protocol.md#error-classes are actionable", arguments: [
-        KnownErrorCode.quotaExceeded, .zoneNotFound, .limitExceeded, .partialFailure, .batchRequestFailed, .unknownItem, .permissionFailure,
-    ])
+    @Test(
+        "the actionable examples of docs/protocol.md#error-classes are actionable",
+        arguments: [
+            KnownErrorCode.quotaExceeded, .zoneNotFound, .limitExceeded, .partialFailure, .batchRequestFailed, .unknownItem, .permissionFailure,
+        ])
     func actionableExamples(_ code: KnownErrorCode) {
         #expect(code.errorClass == .actionable)
     }
 
-    @Test("codes syncmon does not know are actionable and labelled other, keeping their spelling", arguments: [
-        "myAppFailure", "QuotaExceeded", "quotaexceeded", "1", "exit-status-3",
-    ])
+    @Test(
+        "codes syncmon does not know are actionable and labelled other, keeping their spelling",
+        arguments: [
+            "myAppFailure", "QuotaExceeded", "quotaexceeded", "1", "exit-status-3",
+        ])
     func unknownCodes(_ spelling: String) {
         let code = ErrorCode(name: name(spelling))
         #expect(code.known == nil)

@@ -109,7 +109,9 @@ struct EventDecoderRejectionTests {
         Case("raw tab in a string", bytes: withRawString([0x09]), .malformed),
         Case("raw newline in a string", bytes: withRawString([0x0A]), .malformed),
         Case("raw 0x1F in a string", bytes: withRawString([0x1F]), .malformed),
-        Case("raw control character in the engine name", bytes: Array(#"{"v":1,"engine":"no"#.utf8) + [0x07] + Array(#"tes","type":"heartbeat"}"#.utf8), .malformed),
+        Case(
+            "raw control character in the engine name", bytes: Array(#"{"v":1,"engine":"no"#.utf8) + [0x07] + Array(#"tes","type":"heartbeat"}"#.utf8),
+            .malformed),
         // Invalid UTF-8 (RFC 3629)
         Case("byte 0xFF", bytes: withRawString([0xFF]), .malformed),
         Case("byte 0xFE", bytes: withRawString([0xFE]), .malformed),
@@ -131,7 +133,8 @@ struct EventDecoderRejectionTests {
         Case("truncated four-byte sequence", bytes: withRawString([0xF0, 0x9F, 0x98]), .malformed),
         Case("bad third byte", bytes: withRawString([0xE2, 0x82, 0x41]), .malformed),
         Case("bad fourth byte", bytes: withRawString([0xF0, 0x9F, 0x98, 0x20]), .malformed),
-        Case("truncated sequence at the end of the line", bytes: Array(#"{"v":1,"engine":"notes","type":"heartbeat","note":""#.utf8) + [0xE2, 0x82], .malformed),
+        Case(
+            "truncated sequence at the end of the line", bytes: Array(#"{"v":1,"engine":"notes","type":"heartbeat","note":""#.utf8) + [0xE2, 0x82], .malformed),
         Case("invalid UTF-8 in the engine name", bytes: Array(#"{"v":1,"engine":"n"#.utf8) + [0xC0, 0xAF] + Array(#"","type":"heartbeat"}"#.utf8), .malformed),
         Case("invalid UTF-8 in a key", bytes: Array(#"{"v":1,""#.utf8) + [0xFF] + Array(#"":1,"engine":"notes","type":"heartbeat"}"#.utf8), .malformed),
         Case("non-ASCII outside strings", bytes: Array(#"{"v":1,"engine":"notes","type":"heartbeat"}"#.utf8.dropLast()) + [0xC3, 0xA9, 0x7D], .malformed),
@@ -139,7 +142,10 @@ struct EventDecoderRejectionTests {
         // Malformed JSON in values syncmon does not otherwise read
         Case("bad JSON inside an unknown key", #"{"v":1,"engine":"notes","type":"heartbeat","x":{"a":}}"#, .malformed),
         Case("bad JSON inside an error object", #"{"v":1,"engine":"notes","type":"error","error":{"code":"x","extra":[1,]}}"#, .malformed),
-        Case("bad JSON inside a failure list", #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[{"code":"x"},],"failedZoneDeletes":[]}"#, .malformed),
+        Case(
+            "bad JSON inside a failure list",
+            #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[{"code":"x"},],"failedZoneDeletes":[]}"#,
+            .malformed),
         // Malformed beats every other reason: the line is not read any further.
         Case("malformed line that also has v 2", #"{"v":2,"engine":"notes","type":"heartbeat""#, .malformed),
     ]
@@ -160,7 +166,8 @@ struct EventDecoderRejectionTests {
         #expect(decode(Self.nested(arrays: 63)).event?.payload == .heartbeat)
         #expect(decode(Self.nested(arrays: 64)).rejection == Rejection(.malformed))
         #expect(decode(Self.nested(arrays: 10_000)).rejection == Rejection(.malformed))
-        let objects = #"{"v":1,"engine":"notes","type":"heartbeat","x":"# + String(repeating: #"{"a":"#, count: 64) + "1"
+        let objects =
+            #"{"v":1,"engine":"notes","type":"heartbeat","x":"# + String(repeating: #"{"a":"#, count: 64) + "1"
             + String(repeating: "}", count: 64) + "}"
         #expect(decode(objects).rejection == Rejection(.malformed))
         // The limit also holds inside the values syncmon reads late (error objects, failure lists).
@@ -243,7 +250,9 @@ struct EventDecoderRejectionTests {
         Case("type in the wrong case", #"{"v":1,"engine":"notes","type":"Heartbeat"}"#, .unknownType, "type"),
         Case("type with trailing space", #"{"v":1,"engine":"notes","type":"heartbeat "}"#, .unknownType, "type"),
         Case("type of another protocol", #"{"v":1,"engine":"notes","type":"didFetchRecordZoneChangesAndMore"}"#, .unknownType, "type"),
-        Case("type longer than 64 bytes with escapes", #"{"v":1,"engine":"notes","type":"\u0061"# + String(repeating: "b", count: 80) + #""}"#, .unknownType, "type"),
+        Case(
+            "type longer than 64 bytes with escapes", #"{"v":1,"engine":"notes","type":"\u0061"# + String(repeating: "b", count: 80) + #""}"#, .unknownType,
+            "type"),
         Case("unknown type wins over a missing engine", #"{"v":1,"type":"bogus"}"#, .unknownType, "type"),
         Case("unknown type wins over payload checks", #"{"v":1,"engine":"notes","type":"bogus","modifications":-1}"#, .unknownType, "type"),
         Case("engine missing", #"{"v":1,"type":"heartbeat"}"#, .invalidField, "engine"),
@@ -252,7 +261,9 @@ struct EventDecoderRejectionTests {
         Case("engine an object", #"{"v":1,"engine":{"name":"notes"},"type":"heartbeat"}"#, .invalidField, "engine"),
         Case("engine empty", #"{"v":1,"engine":"","type":"heartbeat"}"#, .invalidField, "engine"),
         Case("engine of 65 characters", #"{"v":1,"engine":""# + String(repeating: "x", count: 65) + #"","type":"heartbeat"}"#, .invalidField, "engine"),
-        Case("engine of 65 characters written with an escape", #"{"v":1,"engine":"\u0078"# + String(repeating: "x", count: 64) + #"","type":"heartbeat"}"#, .invalidField, "engine"),
+        Case(
+            "engine of 65 characters written with an escape", #"{"v":1,"engine":"\u0078"# + String(repeating: "x", count: 64) + #"","type":"heartbeat"}"#,
+            .invalidField, "engine"),
         Case("engine with a space", #"{"v":1,"engine":"my notes","type":"heartbeat"}"#, .invalidField, "engine"),
         Case("engine with a slash", #"{"v":1,"engine":"a/b","type":"heartbeat"}"#, .invalidField, "engine"),
         Case("engine with a colon", #"{"v":1,"engine":"a:b","type":"heartbeat"}"#, .invalidField, "engine"),
@@ -285,7 +296,9 @@ struct EventDecoderRejectionTests {
         Case("seq 2^63", #"{"v":1,"engine":"notes","type":"heartbeat","seq":9223372036854775808}"#, .invalidField, "seq"),
         Case("id a number", #"{"v":1,"engine":"notes","type":"heartbeat","id":5}"#, .invalidField, "id"),
         Case("id an object", #"{"v":1,"engine":"notes","type":"heartbeat","id":{"x":1}}"#, .invalidField, "id"),
-        Case("id a boolean on a containerEvent", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":true,"started":"2026-11-21T12:00:00Z"}"#, .invalidField, "id"),
+        Case(
+            "id a boolean on a containerEvent", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":true,"started":"2026-11-21T12:00:00Z"}"#,
+            .invalidField, "id"),
     ]
 
     @Test("envelope: version, type, engine, database, time, seq and id", arguments: envelope)
@@ -301,14 +314,20 @@ struct EventDecoderRejectionTests {
         ("willFetchRecordZoneChanges", [("zone", #""Z""#, "5")]),
         ("fetchedRecordZoneChanges", [("modifications", "3", "[3]"), ("deletions", "1", #"{"n":1}"#)]),
         ("didFetchRecordZoneChanges", [("zone", #""Z""#, "false")]),
-        ("sentDatabaseChanges", [
-            ("savedZones", "1", #""1""#), ("deletedZones", "0", "[]"),
-            ("failedZoneSaves", "[]", "{}"), ("failedZoneDeletes", "[]", #""none""#),
-        ]),
-        ("sentRecordZoneChanges", [
-            ("savedRecords", "1", "1.5"), ("deletedRecords", "0", "false"),
-            ("failedRecordSaves", "[]", #"{"code":"x"}"#), ("failedRecordDeletes", "[]", "0"),
-        ]),
+        (
+            "sentDatabaseChanges",
+            [
+                ("savedZones", "1", #""1""#), ("deletedZones", "0", "[]"),
+                ("failedZoneSaves", "[]", "{}"), ("failedZoneDeletes", "[]", #""none""#),
+            ]
+        ),
+        (
+            "sentRecordZoneChanges",
+            [
+                ("savedRecords", "1", "1.5"), ("deletedRecords", "0", "false"),
+                ("failedRecordSaves", "[]", #"{"code":"x"}"#), ("failedRecordDeletes", "[]", "0"),
+            ]
+        ),
         ("accountChange", [("changeType", #""signIn""#, "true")]),
         ("containerEvent", [("kind", #""import""#, "1"), ("id", #""A""#, "5"), ("started", #""2026-11-21T12:00:00Z""#, "1795262400")]),
         ("accountStatus", [("status", #""available""#, "true")]),
@@ -357,15 +376,36 @@ struct EventDecoderRejectionTests {
         Case("count 3.0", #"{"v":1,"engine":"notes","type":"fetchedDatabaseChanges","modifications":3.0,"deletions":0}"#, .invalidField, "modifications"),
         Case("count 3e0", #"{"v":1,"engine":"notes","type":"fetchedDatabaseChanges","modifications":3e0,"deletions":0}"#, .invalidField, "modifications"),
         Case("count negative", #"{"v":1,"engine":"notes","type":"fetchedDatabaseChanges","modifications":1,"deletions":-1}"#, .invalidField, "deletions"),
-        Case("count 2^63", #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","modifications":9223372036854775808,"deletions":0}"#, .invalidField, "modifications"),
-        Case("count -2^63", #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","modifications":-9223372036854775808,"deletions":0}"#, .invalidField, "modifications"),
-        Case("count 2^64+1", #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","modifications":0,"deletions":18446744073709551617}"#, .invalidField, "deletions"),
-        Case("count with 30 digits", #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":123456789012345678901234567890,"deletedRecords":0,"failedRecordSaves":[],"failedRecordDeletes":[]}"#, .invalidField, "savedRecords"),
-        Case("negative savedZones", #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":-5,"deletedZones":0,"failedZoneSaves":[],"failedZoneDeletes":[]}"#, .invalidField, "savedZones"),
-        Case("negative deletedRecords", #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":-1,"failedRecordSaves":[],"failedRecordDeletes":[]}"#, .invalidField, "deletedRecords"),
-        Case("pendingRecordZoneChanges negative", #"{"v":1,"engine":"notes","type":"stateUpdate","pendingRecordZoneChanges":-1}"#, .invalidField, "pendingRecordZoneChanges"),
-        Case("pendingDatabaseChanges 2.0", #"{"v":1,"engine":"notes","type":"stateUpdate","pendingDatabaseChanges":2.0}"#, .invalidField, "pendingDatabaseChanges"),
-        Case("pendingDatabaseChanges a string", #"{"v":1,"engine":"notes","type":"stateUpdate","pendingDatabaseChanges":"2"}"#, .invalidField, "pendingDatabaseChanges"),
+        Case(
+            "count 2^63", #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","modifications":9223372036854775808,"deletions":0}"#, .invalidField,
+            "modifications"),
+        Case(
+            "count -2^63", #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","modifications":-9223372036854775808,"deletions":0}"#, .invalidField,
+            "modifications"),
+        Case(
+            "count 2^64+1", #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","modifications":0,"deletions":18446744073709551617}"#, .invalidField,
+            "deletions"),
+        Case(
+            "count with 30 digits",
+            #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":123456789012345678901234567890,"deletedRecords":0,"failedRecordSaves":[],"failedRecordDeletes":[]}"#,
+            .invalidField, "savedRecords"),
+        Case(
+            "negative savedZones",
+            #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":-5,"deletedZones":0,"failedZoneSaves":[],"failedZoneDeletes":[]}"#,
+            .invalidField, "savedZones"),
+        Case(
+            "negative deletedRecords",
+            #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":-1,"failedRecordSaves":[],"failedRecordDeletes":[]}"#,
+            .invalidField, "deletedRecords"),
+        Case(
+            "pendingRecordZoneChanges negative", #"{"v":1,"engine":"notes","type":"stateUpdate","pendingRecordZoneChanges":-1}"#, .invalidField,
+            "pendingRecordZoneChanges"),
+        Case(
+            "pendingDatabaseChanges 2.0", #"{"v":1,"engine":"notes","type":"stateUpdate","pendingDatabaseChanges":2.0}"#, .invalidField,
+            "pendingDatabaseChanges"),
+        Case(
+            "pendingDatabaseChanges a string", #"{"v":1,"engine":"notes","type":"stateUpdate","pendingDatabaseChanges":"2"}"#, .invalidField,
+            "pendingDatabaseChanges"),
         // heartbeatSeconds > 0
         Case("heartbeatSeconds 0", #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":0}"#, .invalidField, "heartbeatSeconds"),
         Case("heartbeatSeconds 0.0", #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":0.0}"#, .invalidField, "heartbeatSeconds"),
@@ -375,7 +415,8 @@ struct EventDecoderRejectionTests {
         Case("heartbeatSeconds a boolean", #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":true}"#, .invalidField, "heartbeatSeconds"),
         Case("heartbeatSeconds not finite", #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":1e999}"#, .invalidField, "heartbeatSeconds"),
         Case("runStarted heartbeatSeconds 0", #"{"v":1,"engine":"notes","type":"runStarted","heartbeatSeconds":0}"#, .invalidField, "heartbeatSeconds"),
-        Case("runStarted heartbeatSeconds a string", #"{"v":1,"engine":"notes","type":"runStarted","heartbeatSeconds":"10"}"#, .invalidField, "heartbeatSeconds"),
+        Case(
+            "runStarted heartbeatSeconds a string", #"{"v":1,"engine":"notes","type":"runStarted","heartbeatSeconds":"10"}"#, .invalidField, "heartbeatSeconds"),
         // Error objects
         Case("retryAfter negative", #"{"v":1,"engine":"notes","type":"error","error":{"code":"zoneBusy","retryAfter":-1}}"#, .invalidField, "error"),
         Case("retryAfter a string", #"{"v":1,"engine":"notes","type":"error","error":{"code":"zoneBusy","retryAfter":"5"}}"#, .invalidField, "error"),
@@ -386,36 +427,79 @@ struct EventDecoderRejectionTests {
         Case("error.code a number", #"{"v":1,"engine":"notes","type":"error","error":{"code":3}}"#, .invalidField, "error"),
         Case("error empty object", #"{"v":1,"engine":"notes","type":"error","error":{}}"#, .invalidField, "error"),
         Case("error.message a number", #"{"v":1,"engine":"notes","type":"error","error":{"code":"x","message":5}}"#, .invalidField, "error"),
-        Case("optional error of the wrong type", #"{"v":1,"engine":"notes","type":"didFetchRecordZoneChanges","zone":"Z","error":"boom"}"#, .invalidField, "error"),
-        Case("optional error with an empty code", #"{"v":1,"engine":"notes","type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":""}}"#, .invalidField, "error"),
-        Case("containerEvent error with negative retryAfter", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:01Z","error":{"code":"x","retryAfter":-2}}"#, .invalidField, "error"),
+        Case(
+            "optional error of the wrong type", #"{"v":1,"engine":"notes","type":"didFetchRecordZoneChanges","zone":"Z","error":"boom"}"#, .invalidField,
+            "error"),
+        Case(
+            "optional error with an empty code", #"{"v":1,"engine":"notes","type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":""}}"#, .invalidField,
+            "error"),
+        Case(
+            "containerEvent error with negative retryAfter",
+            #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:01Z","error":{"code":"x","retryAfter":-2}}"#,
+            .invalidField, "error"),
         // Failure lists
-        Case("failure with empty code", #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":0,"failedRecordSaves":[{"code":""}],"failedRecordDeletes":[]}"#, .invalidField, "failedRecordSaves"),
-        Case("failure that is a number", #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":0,"failedRecordSaves":[],"failedRecordDeletes":[5]}"#, .invalidField, "failedRecordDeletes"),
-        Case("failure that is null", #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[null],"failedZoneDeletes":[]}"#, .invalidField, "failedZoneSaves"),
-        Case("failure with a numeric recordName", #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":0,"failedRecordSaves":[{"code":"x","recordName":5}],"failedRecordDeletes":[]}"#, .invalidField, "failedRecordSaves"),
-        Case("failure with a numeric zone", #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[],"failedZoneDeletes":[{"code":"x","zone":[]}]}"#, .invalidField, "failedZoneDeletes"),
-        Case("failure with negative retryAfter after a good one", #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[{"code":"a"},{"code":"b","retryAfter":-1}],"failedZoneDeletes":[]}"#, .invalidField, "failedZoneSaves"),
+        Case(
+            "failure with empty code",
+            #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":0,"failedRecordSaves":[{"code":""}],"failedRecordDeletes":[]}"#,
+            .invalidField, "failedRecordSaves"),
+        Case(
+            "failure that is a number",
+            #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":0,"failedRecordSaves":[],"failedRecordDeletes":[5]}"#,
+            .invalidField, "failedRecordDeletes"),
+        Case(
+            "failure that is null",
+            #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[null],"failedZoneDeletes":[]}"#,
+            .invalidField, "failedZoneSaves"),
+        Case(
+            "failure with a numeric recordName",
+            #"{"v":1,"engine":"notes","type":"sentRecordZoneChanges","savedRecords":0,"deletedRecords":0,"failedRecordSaves":[{"code":"x","recordName":5}],"failedRecordDeletes":[]}"#,
+            .invalidField, "failedRecordSaves"),
+        Case(
+            "failure with a numeric zone",
+            #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[],"failedZoneDeletes":[{"code":"x","zone":[]}]}"#,
+            .invalidField, "failedZoneDeletes"),
+        Case(
+            "failure with negative retryAfter after a good one",
+            #"{"v":1,"engine":"notes","type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[{"code":"a"},{"code":"b","retryAfter":-1}],"failedZoneDeletes":[]}"#,
+            .invalidField, "failedZoneSaves"),
         // Enumerations
         Case("reason unknown", #"{"v":1,"engine":"notes","type":"willFetchChanges","reason":"automatic"}"#, .invalidField, "reason"),
         Case("reason a number", #"{"v":1,"engine":"notes","type":"didSendChanges","reason":1}"#, .invalidField, "reason"),
         Case("reason unknown on didFetchChanges", #"{"v":1,"engine":"notes","type":"didFetchChanges","reason":"Scheduled"}"#, .invalidField, "reason"),
         Case("reason unknown on willSendChanges", #"{"v":1,"engine":"notes","type":"willSendChanges","reason":""}"#, .invalidField, "reason"),
         Case("changeType unknown", #"{"v":1,"engine":"notes","type":"accountChange","changeType":"logout"}"#, .invalidField, "changeType"),
-        Case("kind unknown", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"sync","id":"A","started":"2026-11-21T12:00:00Z"}"#, .invalidField, "kind"),
+        Case(
+            "kind unknown", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"sync","id":"A","started":"2026-11-21T12:00:00Z"}"#, .invalidField, "kind"),
         Case("status unknown", #"{"v":1,"engine":"notes","type":"accountStatus","status":"online"}"#, .invalidField, "status"),
         Case("status in label spelling", #"{"v":1,"engine":"notes","type":"accountStatus","status":"no_account"}"#, .invalidField, "status"),
         Case("phase unknown", #"{"v":1,"engine":"notes","type":"error","phase":"fetch","error":{"code":"x"}}"#, .invalidField, "phase"),
         Case("phase a number", #"{"v":1,"engine":"notes","type":"error","phase":0,"error":{"code":"x"}}"#, .invalidField, "phase"),
         Case("available a number", #"{"v":1,"engine":"notes","type":"networkStatus","available":1}"#, .invalidField, "available"),
-        Case("succeeded a string", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:01Z","succeeded":"yes"}"#, .invalidField, "succeeded"),
-        Case("zone a number on fetchedRecordZoneChanges", #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","zone":5,"modifications":0,"deletions":0}"#, .invalidField, "zone"),
+        Case(
+            "succeeded a string",
+            #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:01Z","succeeded":"yes"}"#,
+            .invalidField, "succeeded"),
+        Case(
+            "zone a number on fetchedRecordZoneChanges",
+            #"{"v":1,"engine":"notes","type":"fetchedRecordZoneChanges","zone":5,"modifications":0,"deletions":0}"#, .invalidField, "zone"),
         // Times in payloads
-        Case("started on February 30", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-02-30T00:00:00Z"}"#, .invalidField, "started"),
-        Case("started at hour 24", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T24:00:00Z"}"#, .invalidField, "started"),
-        Case("ended at minute 60", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:60:00Z"}"#, .invalidField, "ended"),
-        Case("ended a number", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":5}"#, .invalidField, "ended"),
-        Case("ended before started", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:01Z","ended":"2026-11-21T12:00:00Z"}"#, .invalidField, "ended"),
+        Case(
+            "started on February 30", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-02-30T00:00:00Z"}"#,
+            .invalidField, "started"),
+        Case(
+            "started at hour 24", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T24:00:00Z"}"#, .invalidField,
+            "started"),
+        Case(
+            "ended at minute 60",
+            #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:60:00Z"}"#,
+            .invalidField, "ended"),
+        Case(
+            "ended a number", #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":5}"#,
+            .invalidField, "ended"),
+        Case(
+            "ended before started",
+            #"{"v":1,"engine":"notes","type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:01Z","ended":"2026-11-21T12:00:00Z"}"#,
+            .invalidField, "ended"),
     ]
 
     @Test("values out of range, of the wrong type or not in the enumeration are invalid_field", arguments: values)
@@ -427,8 +511,9 @@ struct EventDecoderRejectionTests {
     func descriptions() {
         #expect(Rejection(.invalidField, field: "seq").description == "invalid_field (seq)")
         #expect(Rejection(.malformed).description == "malformed")
-        #expect(RejectionReason.allCases.map(\.description) == [
-            "malformed", "too_large", "unsupported_version", "invalid_field", "unknown_type", "engine_limit", "forbidden",
-        ])
+        #expect(
+            RejectionReason.allCases.map(\.description) == [
+                "malformed", "too_large", "unsupported_version", "invalid_field", "unknown_type", "engine_limit", "forbidden",
+            ])
     }
 }

@@ -43,32 +43,40 @@ struct EventDecoderTests {
         Case(#""type":"fetchedDatabaseChanges","modifications":0,"deletions":-0"#, .fetchedDatabaseChanges(modifications: 0, deletions: 0)),
         Case(#""type":"willFetchRecordZoneChanges","zone":"Notes""#, .willFetchRecordZoneChanges),
         Case(#""type":"fetchedRecordZoneChanges","zone":"Notes","modifications":5,"deletions":2"#, .fetchedRecordZoneChanges(modifications: 5, deletions: 2)),
-        Case(#""type":"fetchedRecordZoneChanges","modifications":9223372036854775807,"deletions":0"#,
-             .fetchedRecordZoneChanges(modifications: .max, deletions: 0)),
+        Case(
+            #""type":"fetchedRecordZoneChanges","modifications":9223372036854775807,"deletions":0"#,
+            .fetchedRecordZoneChanges(modifications: .max, deletions: 0)),
         Case(#""type":"fetchedRecordZoneChanges","zone":null,"modifications":1,"deletions":0"#, .fetchedRecordZoneChanges(modifications: 1, deletions: 0)),
         Case(#""type":"didFetchRecordZoneChanges","zone":"Notes""#, .didFetchRecordZoneChanges(error: nil)),
         Case(#""type":"didFetchRecordZoneChanges","zone":"Notes","error":null"#, .didFetchRecordZoneChanges(error: nil)),
-        Case(#""type":"didFetchRecordZoneChanges","zone":"Notes","error":{"code":"zoneNotFound","message":"gone"}"#,
-             .didFetchRecordZoneChanges(error: err(.zoneNotFound))),
-        Case(#""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"requestRateLimited","retryAfter":2.5}"#,
-             .didFetchRecordZoneChanges(error: SyncError(code: ErrorCode(.requestRateLimited), retryAfter: TimeSpan(microseconds: 2_500_000)))),
-        Case(#""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"zoneBusy","retryAfter":0}"#,
-             .didFetchRecordZoneChanges(error: SyncError(code: ErrorCode(.zoneBusy), retryAfter: .zero))),
-        Case(#""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"zoneBusy","retryAfter":null,"message":null}"#,
-             .didFetchRecordZoneChanges(error: err(.zoneBusy))),
-        Case(#""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"myAppSpecific","extra":[1,{"x":2}]}"#,
-             .didFetchRecordZoneChanges(error: otherErr("myAppSpecific"))),
+        Case(
+            #""type":"didFetchRecordZoneChanges","zone":"Notes","error":{"code":"zoneNotFound","message":"gone"}"#,
+            .didFetchRecordZoneChanges(error: err(.zoneNotFound))),
+        Case(
+            #""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"requestRateLimited","retryAfter":2.5}"#,
+            .didFetchRecordZoneChanges(error: SyncError(code: ErrorCode(.requestRateLimited), retryAfter: TimeSpan(microseconds: 2_500_000)))),
+        Case(
+            #""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"zoneBusy","retryAfter":0}"#,
+            .didFetchRecordZoneChanges(error: SyncError(code: ErrorCode(.zoneBusy), retryAfter: .zero))),
+        Case(
+            #""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"zoneBusy","retryAfter":null,"message":null}"#,
+            .didFetchRecordZoneChanges(error: err(.zoneBusy))),
+        Case(
+            #""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"myAppSpecific","extra":[1,{"x":2}]}"#,
+            .didFetchRecordZoneChanges(error: otherErr("myAppSpecific"))),
         Case(#""type":"didFetchChanges""#, .didFetchChanges),
         Case(#""type":"didFetchChanges","reason":"manual""#, .didFetchChanges),
         Case(#""type":"willSendChanges","reason":"scheduled""#, .willSendChanges),
-        Case(#""type":"sentDatabaseChanges","savedZones":2,"deletedZones":1,"failedZoneSaves":[],"failedZoneDeletes":[]"#,
-             .sentDatabaseChanges(savedZones: 2, deletedZones: 1, failures: FailureDigest())),
+        Case(
+            #""type":"sentDatabaseChanges","savedZones":2,"deletedZones":1,"failedZoneSaves":[],"failedZoneDeletes":[]"#,
+            .sentDatabaseChanges(savedZones: 2, deletedZones: 1, failures: FailureDigest())),
         Case(
             #""type":"sentDatabaseChanges","savedZones":0,"deletedZones":0,"failedZoneSaves":[{"code":"quotaExceeded","zone":"A"}],"failedZoneDeletes":[{"code":"zoneBusy","retryAfter":7}]"#,
             .sentDatabaseChanges(savedZones: 0, deletedZones: 0, failures: failures(err(.quotaExceeded), err(.zoneBusy, retryAfter: 7)))
         ),
-        Case(#""type":"sentRecordZoneChanges","savedRecords":10,"deletedRecords":3,"failedRecordSaves":[],"failedRecordDeletes":[]"#,
-             .sentRecordZoneChanges(savedRecords: 10, deletedRecords: 3, failures: FailureDigest())),
+        Case(
+            #""type":"sentRecordZoneChanges","savedRecords":10,"deletedRecords":3,"failedRecordSaves":[],"failedRecordDeletes":[]"#,
+            .sentRecordZoneChanges(savedRecords: 10, deletedRecords: 3, failures: FailureDigest())),
         Case(
             #""type":"sentRecordZoneChanges","savedRecords":1,"deletedRecords":0,"failedRecordSaves":[{"code":"serverRecordChanged","recordName":"r1","zone":"Z"},{"code":"networkFailure","retryAfter":3},{"code":"quotaExceeded","message":"full"}],"failedRecordDeletes":[{"code":"unknownItem","retryAfter":1}]"#,
             .sentRecordZoneChanges(
@@ -87,12 +95,15 @@ struct EventDecoderTests {
         Case(#""type":"accountChange","changeType":"switchAccounts""#, .accountChange(.switchAccounts)),
         // NSPersistentCloudKitContainer family
         Case(#""type":"containerEvent","kind":"setup","id":"A","started":"2026-11-21T12:00:00Z""#, containerPayload(.setup, started: 0)),
-        Case(#""type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":null,"succeeded":null,"error":null"#,
-             containerPayload(.import, started: 0)),
-        Case(#""type":"containerEvent","kind":"export","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:05Z","succeeded":true"#,
-             containerPayload(.export, started: 0, ended: 5, succeeded: true)),
-        Case(#""type":"containerEvent","kind":"export","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:00Z""#,
-             containerPayload(.export, started: 0, ended: 0)),
+        Case(
+            #""type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":null,"succeeded":null,"error":null"#,
+            containerPayload(.import, started: 0)),
+        Case(
+            #""type":"containerEvent","kind":"export","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:05Z","succeeded":true"#,
+            containerPayload(.export, started: 0, ended: 5, succeeded: true)),
+        Case(
+            #""type":"containerEvent","kind":"export","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:00Z""#,
+            containerPayload(.export, started: 0, ended: 0)),
         Case(
             #""type":"containerEvent","kind":"import","id":"A","started":"2026-11-21T12:00:00Z","ended":"2026-11-21T12:00:09Z","succeeded":false,"error":{"code":"networkFailure"}"#,
             containerPayload(.import, started: 0, ended: 9, succeeded: false, error: err(.networkFailure))
@@ -121,8 +132,9 @@ struct EventDecoderTests {
         Case(#""type":"error","phase":null,"error":{"code":"quotaExceeded"}"#, .error(phase: nil, error: err(.quotaExceeded))),
         Case(#""type":"error","phase":"setup","error":{"code":"badContainer","message":"x"}"#, .error(phase: .setup, error: err(.badContainer))),
         Case(#""type":"error","phase":"import","error":{"code":"networkUnavailable"}"#, .error(phase: .import, error: err(.networkUnavailable))),
-        Case(#""type":"error","phase":"export","error":{"code":"requestRateLimited","retryAfter":60}"#,
-             .error(phase: .export, error: err(.requestRateLimited, retryAfter: 60))),
+        Case(
+            #""type":"error","phase":"export","error":{"code":"requestRateLimited","retryAfter":60}"#,
+            .error(phase: .export, error: err(.requestRateLimited, retryAfter: 60))),
     ]
 
     @Test("every docs/protocol.md#event-types event type decodes with its payload", arguments: cases)
@@ -169,8 +181,10 @@ struct EventDecoderTests {
         EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"shared","type":"heartbeat"}"#, database: .shared, time: nil, sequence: nil),
         EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"public","type":"heartbeat"}"#, database: .public, time: nil, sequence: nil),
         // Any store name: a Core Data store, a Syncthing folder id, 64 characters.
-        EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"Notes.sqlite","type":"heartbeat"}"#, database: Database("Notes.sqlite")!, time: nil, sequence: nil),
-        EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"abcd-1234_x","type":"heartbeat"}"#, database: Database("abcd-1234_x")!, time: nil, sequence: nil),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","database":"Notes.sqlite","type":"heartbeat"}"#, database: Database("Notes.sqlite")!, time: nil, sequence: nil),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","database":"abcd-1234_x","type":"heartbeat"}"#, database: Database("abcd-1234_x")!, time: nil, sequence: nil),
         EnvelopeCase(line: #"{"v":1,"engine":"notes","database":"Private","type":"heartbeat"}"#, database: Database("Private")!, time: nil, sequence: nil),
         EnvelopeCase(
             line: #"{"v":1,"engine":"notes","database":""# + String(repeating: "d", count: 64) + #"","type":"heartbeat"}"#,
@@ -178,12 +192,15 @@ struct EventDecoderTests {
             time: nil,
             sequence: nil
         ),
-        EnvelopeCase(line: #"{"v":1,"engine":"notes","database":null,"time":null,"seq":null,"id":null,"type":"heartbeat"}"#,
-                     database: .private, time: nil, sequence: nil),
-        EnvelopeCase(line: #"{"type":"heartbeat","time":"2026-11-21T12:00:30Z","seq":0,"engine":"notes","v":1}"#,
-                     database: .private, time: at(30), sequence: 0),
-        EnvelopeCase(line: #"{"v":1,"engine":"notes","type":"heartbeat","time":"2026-11-21T13:00:30.5+01:00","seq":9223372036854775807}"#,
-                     database: .private, time: Timestamp(microseconds: at(30).microseconds + 500_000), sequence: .max),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","database":null,"time":null,"seq":null,"id":null,"type":"heartbeat"}"#,
+            database: .private, time: nil, sequence: nil),
+        EnvelopeCase(
+            line: #"{"type":"heartbeat","time":"2026-11-21T12:00:30Z","seq":0,"engine":"notes","v":1}"#,
+            database: .private, time: at(30), sequence: 0),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","type":"heartbeat","time":"2026-11-21T13:00:30.5+01:00","seq":9223372036854775807}"#,
+            database: .private, time: Timestamp(microseconds: at(30).microseconds + 500_000), sequence: .max),
         EnvelopeCase(line: #"{"v":1,"engine":"notes","type":"heartbeat","id":"op-1","seq":42}"#, database: .private, time: nil, sequence: 42),
         EnvelopeCase(line: "  {\t\"v\" : 1 ,\r\n \"engine\" :\"notes\", \"type\":\"heartbeat\" }  \t", database: .private, time: nil, sequence: nil),
     ]
@@ -203,10 +220,12 @@ struct EventDecoderTests {
         #expect(event.pair == PairKey(engine: notes, database: testCase.database))
     }
 
-    @Test("engine names of 1 to 64 characters of [A-Za-z0-9._-] are accepted", arguments: [
-        "a", "Z", "0", ".", "_", "-", "com.example.notes_v2-beta", String(repeating: "x", count: 64),
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz123456789._-",
-    ])
+    @Test(
+        "engine names of 1 to 64 characters of [A-Za-z0-9._-] are accepted",
+        arguments: [
+            "a", "Z", "0", ".", "_", "-", "com.example.notes_v2-beta", String(repeating: "x", count: 64),
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz123456789._-",
+        ])
     func validEngineNames(_ engine: String) {
         let result = decode(#"{"v":1,"engine":"\#(engine)","type":"heartbeat"}"#)
         #expect(result.event?.engine.description == engine)
@@ -238,9 +257,11 @@ struct EventDecoderTests {
         #expect(decode(line).event?.payload == .heartbeat)
     }
 
-    @Test("a zone may hold any string: escapes, surrogate pairs and raw UTF-8", arguments: [
-        #"caf\u00e9"#, #"\ud83d\ude00"#, "café ☕️ 😀", #"tab\there \"quoted\" \\ slash\/"#, "",
-    ])
+    @Test(
+        "a zone may hold any string: escapes, surrogate pairs and raw UTF-8",
+        arguments: [
+            #"caf\u00e9"#, #"\ud83d\ude00"#, "café ☕️ 😀", #"tab\there \"quoted\" \\ slash\/"#, "",
+        ])
     func zoneStrings(_ zone: String) {
         let line = #"{"v":1,"engine":"notes","type":"willFetchRecordZoneChanges","zone":"\#(zone)"}"#
         #expect(decode(line).event?.payload == .willFetchRecordZoneChanges)

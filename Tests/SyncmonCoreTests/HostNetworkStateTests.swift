@@ -92,7 +92,10 @@ struct HostNetworkStateTests {
         Case(
             name: "a stall that fired stays cleared while the host is offline and comes back only after the full threshold",
             steps: [.host(0, .available), .event(0, openExport), .host(10, .unavailable), .host(12, .available)],
-            probes: [(9, .available, .stalled, noProgress), (11, .unavailable, .noNetwork, []), (17, .available, .inProgress, []), (18, .available, .stalled, noProgress)]
+            probes: [
+                (9, .available, .stalled, noProgress), (11, .unavailable, .noNetwork, []), (17, .available, .inProgress, []),
+                (18, .available, .stalled, noProgress),
+            ]
         ),
     ]
 
@@ -145,10 +148,11 @@ struct HostNetworkStateTests {
         monitor.apply(Event(engine: notes, payload: Self.openExport), at: at(0), connection: nil, now: at(0), changes: &changes)
         // No tick between 6 s and the host going offline at 6.5 s.
         let moved = monitor.setHostNetwork(.unavailable, at: Timestamp(microseconds: at(6).microseconds + 500_000))
-        #expect(moved.map(\.kind) == [
-            .stallRaised(.noProgress), .summaryChanged(from: .inProgress),
-            .stallCleared(.noProgress), .summaryChanged(from: .stalled),
-        ])
+        #expect(
+            moved.map(\.kind) == [
+                .stallRaised(.noProgress), .summaryChanged(from: .inProgress),
+                .stallCleared(.noProgress), .summaryChanged(from: .stalled),
+            ])
     }
 
     @Test("the engine's word is persisted under `network`, the host view is not; a restored pair takes the current view")
@@ -183,7 +187,8 @@ struct HostNetworkStateTests {
     @Test("replay has no host view: the network of a silent engine stays unknown")
     func replayHasNoHostView() {
         var session = ReplaySession()
-        let line = #"{"v":1,"type":"containerEvent","engine":"job","time":"2026-11-21T12:00:00Z","kind":"export","id":"x","started":"2026-11-21T12:00:00Z"}"# + "\n"
+        let line =
+            #"{"v":1,"type":"containerEvent","engine":"job","time":"2026-11-21T12:00:00Z","kind":"export","id":"x","started":"2026-11-21T12:00:00Z"}"# + "\n"
         Array(line.utf8).withUnsafeBytes { session.feed($0) }
         session.finish(fallbackTime: at(0))
         #expect(session.monitor.hostNetwork == .unknown)

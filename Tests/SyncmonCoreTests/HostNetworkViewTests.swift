@@ -22,11 +22,15 @@ struct HostNetworkViewTests {
         Case(name: "default via an interface set down: offline", links: [down(eth0)], routes: [v4default(eth0)], online: false),
         Case(name: "default via loopback never counts", links: [lo], routes: [v4default(lo)], online: false),
         Case(name: "default via an interface the link table does not know: offline", links: [eth0], routes: [v4default(index: 42)], online: false),
-        Case(name: "a route naming no interface (a next-hop object only): offline", links: [eth0], routes: [HostRoute(family: .ipv4, interfaces: [])], online: false),
+        Case(
+            name: "a route naming no interface (a next-hop object only): offline", links: [eth0], routes: [HostRoute(family: .ipv4, interfaces: [])],
+            online: false),
         Case(name: "blackhole default: offline", links: [eth0], routes: [HostRoute(family: .ipv4, kind: .blackhole, interfaces: [])], online: false),
         Case(name: "unreachable default: offline", links: [eth0], routes: [HostRoute(family: .ipv4, kind: .unreachable, interfaces: [])], online: false),
         Case(name: "prohibit IPv6 default: offline", links: [eth0], routes: [HostRoute(family: .ipv6, kind: .prohibit, interfaces: [])], online: false),
-        Case(name: "a local-type 0/0 route is not a default: offline", links: [eth0], routes: [HostRoute(family: .ipv4, kind: .other, interfaces: [eth0.index])], online: false),
+        Case(
+            name: "a local-type 0/0 route is not a default: offline", links: [eth0], routes: [HostRoute(family: .ipv4, kind: .other, interfaces: [eth0.index])],
+            online: false),
         Case(
             name: "a blackhole default beside a unicast one does not hide it: online",
             links: [eth0], routes: [HostRoute(family: .ipv4, kind: .blackhole, priority: 1, interfaces: []), v4default(eth0, metric: 100)],
@@ -60,7 +64,9 @@ struct HostNetworkViewTests {
             links: [vrf, eth1], routes: [v4default(eth1, table: 1001)], online: false
         ),
         // Tunnels
-        Case(name: "WireGuard default in main, tunnel up (no carrier notion, IFF_RUNNING set): online", links: [wg0], routes: [v4default(wg0)], online: true, through: ["wg0"]),
+        Case(
+            name: "WireGuard default in main, tunnel up (no carrier notion, IFF_RUNNING set): online", links: [wg0], routes: [v4default(wg0)], online: true,
+            through: ["wg0"]),
         Case(name: "tun device whose program let go (NO-CARRIER): offline", links: [noCarrier(tun0)], routes: [v4default(tun0)], online: false),
         // Split routes
         Case(
@@ -96,7 +102,9 @@ struct HostNetworkViewTests {
         ),
         Case(name: "IPv6 2000::/4 alone: offline", links: [tun0], routes: [v6(tun0, [0x20], 4)], online: false),
         Case(name: "IPv6 2000::/3: all global unicast, online", links: [tun0], routes: [v6(tun0, [0x20], 3)], online: true, through: ["tun0"]),
-        Case(name: "split halves in a policy table do not count", links: [tun0], routes: [v4(tun0, [0], 1, table: 100), v4(tun0, [128], 1, table: 100)], online: false),
+        Case(
+            name: "split halves in a policy table do not count", links: [tun0], routes: [v4(tun0, [0], 1, table: 100), v4(tun0, [128], 1, table: 100)],
+            online: false),
         // Multipath
         Case(
             name: "multipath default with one live next hop: online through it",
@@ -161,5 +169,7 @@ func v4(_ link: HostLink, _ destination: [UInt8], _ prefixLength: UInt8, table: 
 }
 
 func v6(_ link: HostLink, _ destination: [UInt8], _ prefixLength: UInt8) -> HostRoute {
-    HostRoute(family: .ipv6, destination: destination + [UInt8](repeating: 0, count: 16 - destination.count), prefixLength: prefixLength, priority: 1024, interfaces: [link.index])
+    HostRoute(
+        family: .ipv6, destination: destination + [UInt8](repeating: 0, count: 16 - destination.count), prefixLength: prefixLength, priority: 1024,
+        interfaces: [link.index])
 }

@@ -172,7 +172,8 @@ struct LineFramerTests {
         }
         let newline = UInt8(ascii: "\n")
         let cr = UInt8(ascii: "\r")
-        let stream = line(65_536) + [newline] + line(65_537) + [newline] + line(65_536) + [cr, newline] + line(65_537) + [cr, newline]
+        let stream =
+            line(65_536) + [newline] + line(65_537) + [newline] + line(65_536) + [cr, newline] + line(65_537) + [cr, newline]
             + line(200_000) + [newline] + line(100) + [newline] + line(65_536)
         let decoder = EventDecoder()
         for chunking in [[], [4096, 4096, 4096], [65_535, 2, 65_535], [1_000_000]] {

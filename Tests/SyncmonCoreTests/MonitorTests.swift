@@ -240,7 +240,9 @@ struct MonitorTests {
     @Test("rows are ordered by engine name in byte order, then private, shared, public")
     func rowOrder() {
         var monitor = Monitor()
-        for (engine, database) in [("notes", Database.public), ("Zeta", .private), ("notes", .private), ("alpha", .shared), ("notes", .shared), ("alpha", .private)] {
+        for (engine, database) in [
+            ("notes", Database.public), ("Zeta", .private), ("notes", .private), ("alpha", .shared), ("notes", .shared), ("alpha", .private),
+        ] {
             monitor.apply(Self.event(engine, database, .heartbeat), at: at(0))
         }
         let rows = monitor.rows(at: at(1))
@@ -284,12 +286,14 @@ struct MonitorTests {
         #expect(changes.first?.failedPhase == nil)
     }
 
-    @Test("changes: one entry when first seen, then one per change of health", arguments: [
-        // (summaries in turn, the changes of health expected)
-        ([Summary.notStarted, .inProgress, .succeeded, .inProgress, .succeeded], [Summary?.none]),
-        ([.inProgress, .error, .error, .inProgress], [nil, .inProgress, .error]),
-        ([.succeeded, .stalled, .succeeded, .retrying, .retrying, .succeeded], [nil, .succeeded, .stalled, .succeeded, .retrying]),
-    ])
+    @Test(
+        "changes: one entry when first seen, then one per change of health",
+        arguments: [
+            // (summaries in turn, the changes of health expected)
+            ([Summary.notStarted, .inProgress, .succeeded, .inProgress, .succeeded], [Summary?.none]),
+            ([.inProgress, .error, .error, .inProgress], [nil, .inProgress, .error]),
+            ([.succeeded, .stalled, .succeeded, .retrying, .retrying, .succeeded], [nil, .succeeded, .stalled, .succeeded, .retrying]),
+        ])
     func healthChanges(summaries: [Summary], previousOfEachChange: [Summary?]) {
         var previous: Summary? = nil
         var reported: [Summary?] = []

@@ -75,7 +75,8 @@ struct NagiosLineTests {
                 row("notes/private", .stalled, stalls: [.notSyncing]),
                 row("photos/private", .error, export: failed(actionable(.quotaExceeded))),
             ] + healthy(18),
-            line: "SYNCMON CRITICAL - 2 of 20 critical: notes/private stalled (not_syncing), photos/private error (quotaExceeded) | ok=18 warning=0 critical=2 unknown=0"
+            line:
+                "SYNCMON CRITICAL - 2 of 20 critical: notes/private stalled (not_syncing), photos/private error (quotaExceeded) | ok=18 warning=0 critical=2 unknown=0"
         ),
         Case(
             name: "all ok",
@@ -123,7 +124,8 @@ struct NagiosLineTests {
                 row("d/private", .succeeded),
                 row("e/public", .stalled, stalls: [.noProgress]),
             ],
-            line: "SYNCMON CRITICAL - 2 of 5 critical: c/private engine_down, e/public stalled (no_progress), b/private unknown, a/private no_network | ok=1 warning=1 critical=2 unknown=1"
+            line:
+                "SYNCMON CRITICAL - 2 of 5 critical: c/private engine_down, e/public stalled (no_progress), b/private unknown, a/private no_network | ok=1 warning=1 critical=2 unknown=1"
         ),
         Case(
             name: "unknown beats warning",

@@ -7,14 +7,16 @@ struct PeerPolicyTests {
     static let payroll = name("payroll")
     static let policy = PeerPolicy(users: [1001], groups: [2000])
 
-    @Test("who may report for an engine with a policy, and for one without", arguments: [
-        // (engine, uid, gid, applied)
-        ("payroll", UInt32(1001), UInt32(100), true),  // an allowed user
-        ("payroll", 1500, 2000, true),  // an allowed primary group
-        ("payroll", 0, 0, true),  // root, always
-        ("payroll", 1500, 100, false),  // anyone else
-        ("notes", 1500, 100, true),  // an engine without a policy takes anyone
-    ])
+    @Test(
+        "who may report for an engine with a policy, and for one without",
+        arguments: [
+            // (engine, uid, gid, applied)
+            ("payroll", UInt32(1001), UInt32(100), true),  // an allowed user
+            ("payroll", 1500, 2000, true),  // an allowed primary group
+            ("payroll", 0, 0, true),  // root, always
+            ("payroll", 1500, 100, false),  // anyone else
+            ("notes", 1500, 100, true),  // an engine without a policy takes anyone
+        ])
     func allowed(engine: String, user: UInt32, group: UInt32, applied: Bool) {
         var monitor = Monitor(configuration: MonitorConfiguration())
         monitor.configuration.peerPolicies = [Self.payroll: Self.policy]

@@ -25,8 +25,9 @@ struct ReplaySessionTests {
 
     @Test("the clock is the latest event time and never goes backwards")
     func clock() {
-        let session = Self.replay(Self.line("willFetchChanges", time: 10) + Self.line("heartbeat", time: 5) + Self.line("didFetchChanges", time: 20)
-            + Self.line("heartbeat", time: 15))
+        let session = Self.replay(
+            Self.line("willFetchChanges", time: 10) + Self.line("heartbeat", time: 5) + Self.line("didFetchChanges", time: 20)
+                + Self.line("heartbeat", time: 15))
         #expect(session.clock == at(20))
         #expect(session.monitor.pairs[notesKey]?.importPhase.state == .succeeded(started: at(10), ended: at(20)))
         #expect(session.monitor.pairs[notesKey]?.lastEvent == at(20))
@@ -65,7 +66,8 @@ struct ReplaySessionTests {
 
     @Test("bad lines are counted by reason, blank lines are not, and every line is counted")
     func rejections() {
-        let text = Self.line("heartbeat", time: 1) + "\n" + "not json\n" + #"{"v":2,"engine":"notes","type":"heartbeat"}"# + "\n"
+        let text =
+            Self.line("heartbeat", time: 1) + "\n" + "not json\n" + #"{"v":2,"engine":"notes","type":"heartbeat"}"# + "\n"
             + String(repeating: "x", count: 70_000) + "\n" + Self.line("bogus") + "  \r\n" + Self.line("heartbeat", time: 2).dropLast()
         let session = Self.replay(text, chunk: 4096)
         #expect(session.lines == 8)
@@ -79,7 +81,8 @@ struct ReplaySessionTests {
 
     @Test("duplicate seq lines are dropped, not rejected")
     func duplicates() {
-        let text = Self.line("willFetchChanges", time: 1, #","seq":1"#) + Self.line("didFetchChanges", time: 2, #","seq":2"#)
+        let text =
+            Self.line("willFetchChanges", time: 1, #","seq":1"#) + Self.line("didFetchChanges", time: 2, #","seq":2"#)
             + Self.line("willFetchChanges", time: 3, #","seq":2"#)
         let session = Self.replay(text)
         #expect(session.monitor.duplicates == 1)

@@ -155,11 +155,12 @@ struct StallDetectorTests {
 
     @Test("a throttle that ran out and was followed by another: T from the latest throttle's end")
     func successiveThrottles() {
-        let steps = Self.preamble + [
-            s(10, .willFetchChanges),
-            s(20, .error(phase: nil, error: err(.zoneBusy, retryAfter: 10))),  // until 30
-            s(60, .error(phase: nil, error: err(.zoneBusy, retryAfter: 20))),  // until 80
-        ]
+        let steps =
+            Self.preamble + [
+                s(10, .willFetchChanges),
+                s(20, .error(phase: nil, error: err(.zoneBusy, retryAfter: 10))),  // until 30
+                s(60, .error(phase: nil, error: err(.zoneBusy, retryAfter: 20))),  // until 80
+            ]
         let thresholds = only(.noProgress, 100)
         #expect(Self.stalls(steps, at: justBefore(130), thresholds) == [])  // the first throttle alone would allow 130
         #expect(Self.stalls(steps, at: justBefore(180), thresholds) == [])
@@ -168,11 +169,12 @@ struct StallDetectorTests {
 
     @Test("a shortened throttle ends at its new end")
     func shortenedThrottle() {
-        let steps = Self.preamble + [
-            s(10, .willFetchChanges),
-            s(20, .error(phase: nil, error: err(.zoneBusy, retryAfter: 1000))),
-            s(30, .error(phase: nil, error: err(.zoneBusy, retryAfter: 10))),  // now until 40
-        ]
+        let steps =
+            Self.preamble + [
+                s(10, .willFetchChanges),
+                s(20, .error(phase: nil, error: err(.zoneBusy, retryAfter: 1000))),
+                s(30, .error(phase: nil, error: err(.zoneBusy, retryAfter: 10))),  // now until 40
+            ]
         let thresholds = only(.noProgress, 100)
         #expect(Self.stalls(steps, at: justBefore(140), thresholds) == [])
         #expect(Self.stalls(steps, at: at(140), thresholds) == [.noProgress])
@@ -180,13 +182,14 @@ struct StallDetectorTests {
 
     @Test("back-to-back suppressions: T from the end of the last one")
     func overlappingSuppressions() {
-        let steps = Self.preamble + [
-            s(10, .willFetchChanges),
-            s(20, .networkStatus(available: false)),
-            s(30, .accountStatus(.noAccount)),
-            s(40, .networkStatus(available: true)),  // account still unavailable: still suppressed
-            s(70, .accountStatus(.available)),
-        ]
+        let steps =
+            Self.preamble + [
+                s(10, .willFetchChanges),
+                s(20, .networkStatus(available: false)),
+                s(30, .accountStatus(.noAccount)),
+                s(40, .networkStatus(available: true)),  // account still unavailable: still suppressed
+                s(70, .accountStatus(.available)),
+            ]
         let thresholds = only(.noProgress, 100)
         #expect(Self.stalls(steps, at: at(150), thresholds) == [])
         #expect(Self.stalls(steps, at: justBefore(170), thresholds) == [])
@@ -208,101 +211,144 @@ struct StallDetectorTests {
     }
 
     static let clocks: [ClockCase] = [
-        ClockCase(label: "not_syncing: from the end of the setup that succeeded",
-                  steps: [s(0, engineStarted()), s(30, .accountStatus(.available))], reason: .notSyncing, firesAt: 130),
-        ClockCase(label: "not_syncing: cleared by an import start after setup",
-                  steps: [s(0, engineStarted()), s(30, .accountStatus(.available)), s(150, .willFetchChanges)], reason: .notSyncing, firesAt: 130, clearsAt: 150),
-        ClockCase(label: "not_syncing: an import started at the setup's start counts",
-                  steps: [s(5, container(.setup, id: "S", started: 5)), s(5, .willFetchChanges), s(6, container(.setup, id: "S", started: 5, ended: 6))],
-                  reason: .notSyncing, firesAt: nil),
-        ClockCase(label: "not_syncing: an import before the setup's start does not count",
-                  steps: [s(0, .willFetchChanges), s(1, .didFetchChanges), s(5, container(.setup, id: "S", started: 5)),
-                          s(6, container(.setup, id: "S", started: 5, ended: 6))],
-                  reason: .notSyncing, firesAt: 106),
-        ClockCase(label: "not_syncing: not while setup is in progress or failed",
-                  steps: [s(0, engineStarted()), s(1, .error(phase: .setup, error: err(.badContainer)))], reason: .notSyncing, firesAt: nil),
-        ClockCase(label: "not_syncing: a setup completed by a cycle has had its import",
-                  steps: [s(0, engineStarted()), s(1, .willFetchChanges), s(2, .didFetchChanges)], reason: .notSyncing, firesAt: nil),
-        ClockCase(label: "no_progress: a progress event restarts the clock",
-                  steps: [s(0, .willFetchChanges), s(50, .fetchedDatabaseChanges(modifications: 1, deletions: 0))], reason: .noProgress, firesAt: 150),
-        ClockCase(label: "no_progress: zone events are progress",
-                  steps: [s(0, .willFetchChanges), s(40, .willFetchRecordZoneChanges), s(70, .didFetchRecordZoneChanges(error: nil))],
-                  reason: .noProgress, firesAt: 170),
-        ClockCase(label: "no_progress: export batches are progress",
-                  steps: [s(0, .willSendChanges), s(60, sentRecords(saved: 1))], reason: .noProgress, firesAt: 160),
-        ClockCase(label: "no_progress: heartbeats are not progress",
-                  steps: [s(0, .willFetchChanges)] + heartbeats(from: 10, through: 200), reason: .noProgress, firesAt: 100),
-        ClockCase(label: "no_progress: cleared when the cycle ends",
-                  steps: [s(0, .willFetchChanges), s(150, .didFetchChanges)], reason: .noProgress, firesAt: 100, clearsAt: 150),
-        ClockCase(label: "no_progress: covers a CKSyncEngine setup from its start",
-                  steps: [s(0, engineStarted())], reason: .noProgress, firesAt: 100),
-        ClockCase(label: "no_progress: covers a containerEvent phase from its reported start",
-                  steps: [s(5, container(.export, id: "E", started: 2))], reason: .noProgress, firesAt: 102),
-        ClockCase(label: "no_progress: the least recently active open phase counts",
-                  steps: [s(0, .willFetchChanges), s(50, .willSendChanges)], reason: .noProgress, firesAt: 100),
-        ClockCase(label: "no_progress: a restarted cycle starts the clock again",
-                  steps: [s(0, .willFetchChanges), s(60, .willFetchChanges)], reason: .noProgress, firesAt: 160),
-        ClockCase(label: "pending_not_draining: from when pending went above 0",
-                  steps: [s(0, .heartbeat), s(20, pending(0, 2))], reason: .pendingNotDraining, firesAt: 120),
-        ClockCase(label: "pending_not_draining: more pending does not restart the clock",
-                  steps: [s(20, pending(3, 0)), s(60, pending(5, 1))], reason: .pendingNotDraining, firesAt: 120),
-        ClockCase(label: "pending_not_draining: an export success restarts the clock",
-                  steps: [s(20, pending(3, 0)), s(50, .willSendChanges), s(60, .didSendChanges)], reason: .pendingNotDraining, firesAt: 160),
-        ClockCase(label: "pending_not_draining: a failed export does not restart it",
-                  steps: [s(20, pending(3, 0)), s(50, .willSendChanges), s(55, sentRecords(saved: 0, deleted: 0, err(.quotaExceeded))), s(60, .didSendChanges)],
-                  reason: .pendingNotDraining, firesAt: 120),
-        ClockCase(label: "pending_not_draining: an earlier export success does not help",
-                  steps: [s(0, .willSendChanges), s(5, .didSendChanges), s(20, pending(3, 0))], reason: .pendingNotDraining, firesAt: 120),
-        ClockCase(label: "pending_not_draining: cleared when pending drops to 0",
-                  steps: [s(20, pending(3, 0)), s(130, pending(0, 0))], reason: .pendingNotDraining, firesAt: 120, clearsAt: 130),
-        ClockCase(label: "pending_not_draining: back above 0 starts a new clock",
-                  steps: [s(20, pending(3, 0)), s(110, pending(0, 0)), s(130, pending(1, 0))], reason: .pendingNotDraining, firesAt: 230),
-        ClockCase(label: "pending_not_draining: cleared by an account change",
-                  steps: [s(20, pending(3, 0)), s(150, .accountChange(.switchAccounts))], reason: .pendingNotDraining, firesAt: 120, clearsAt: 150),
-        ClockCase(label: "retry_loop: from the first transient error",
-                  steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(50, .error(phase: nil, error: err(.zoneBusy)))],
-                  reason: .retryLoop, firesAt: 110),
-        ClockCase(label: "retry_loop: transient failures in a failure list count",
-                  steps: [s(10, .willSendChanges), s(15, sentRecords(saved: 0, deleted: 0, err(.zoneBusy)))], reason: .retryLoop, firesAt: 115),
-        ClockCase(label: "retry_loop: a failed transient cycle does not clear it",
-                  steps: [s(10, .willFetchChanges), s(15, .didFetchRecordZoneChanges(error: err(.networkFailure))), s(20, .didFetchChanges)],
-                  reason: .retryLoop, firesAt: 115),
-        ClockCase(label: "retry_loop: a transient containerEvent failure counts",
-                  steps: [s(10, container(.export, id: "E", started: 5, ended: 10, error: err(.serviceUnavailable)))], reason: .retryLoop, firesAt: 110),
-        ClockCase(label: "retry_loop: any success clears it",
-                  steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(160, .willSendChanges), s(170, .didSendChanges)],
-                  reason: .retryLoop, firesAt: 110, clearsAt: 170),
-        ClockCase(label: "retry_loop: a transient error after the success starts a new clock",
-                  steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(60, .didSendChanges), s(80, .error(phase: .import, error: err(.zoneBusy)))],
-                  reason: .retryLoop, firesAt: 180),
-        ClockCase(label: "retry_loop: a setup success clears it",
-                  steps: [s(0, engineStarted()), s(10, .error(phase: .setup, error: err(.notAuthenticated))), s(20, .accountStatus(.available))],
-                  reason: .retryLoop, firesAt: nil),
-        ClockCase(label: "retry_loop: actionable and conflict errors do not feed it",
-                  steps: [s(10, .error(phase: nil, error: err(.quotaExceeded))), s(20, .error(phase: nil, error: err(.serverRecordChanged)))],
-                  reason: .retryLoop, firesAt: nil),
-        ClockCase(label: "no_recent_import: from the pair's first event when no import succeeded",
-                  steps: [s(7, .heartbeat), s(50, .willSendChanges), s(60, .didSendChanges)], reason: .noRecentImport, firesAt: 107),
-        ClockCase(label: "no_recent_import: from the last import success",
-                  steps: [s(0, .heartbeat), s(40, .willFetchChanges), s(50, .didFetchChanges)], reason: .noRecentImport, firesAt: 150),
-        ClockCase(label: "no_recent_import: a failed import does not count",
-                  steps: [s(0, .heartbeat), s(40, .willFetchChanges), s(45, .didFetchRecordZoneChanges(error: err(.zoneNotFound))), s(50, .didFetchChanges)],
-                  reason: .noRecentImport, firesAt: 100),
-        ClockCase(label: "no_recent_import: a containerEvent import success counts",
-                  steps: [s(0, .heartbeat), s(60, container(.import, id: "I", started: 55, ended: 60))], reason: .noRecentImport, firesAt: 160),
-        ClockCase(label: "no_recent_export: from the pair's first event when no export succeeded",
-                  steps: [s(7, .heartbeat), s(50, .willFetchChanges), s(60, .didFetchChanges)], reason: .noRecentExport, firesAt: 107),
-        ClockCase(label: "no_recent_export: from the last export success",
-                  steps: [s(0, .heartbeat), s(40, .willSendChanges), s(50, .didSendChanges)], reason: .noRecentExport, firesAt: 150),
-        ClockCase(label: "no_recent_export: a failed export does not count",
-                  steps: [s(0, .heartbeat), s(40, .willSendChanges), s(45, sentRecords(saved: 0, deleted: 0, err(.quotaExceeded))), s(50, .didSendChanges)],
-                  reason: .noRecentExport, firesAt: 100),
-        ClockCase(label: "no_recent_export: a wrap-style containerEvent export success counts",
-                  steps: [s(0, .heartbeat), s(60, container(.export, id: "E", started: 55, ended: 60))], reason: .noRecentExport, firesAt: 160),
-        ClockCase(label: "no_recent_export: an import success does not count",
-                  steps: [s(0, .heartbeat), s(60, container(.import, id: "I", started: 55, ended: 60))], reason: .noRecentExport, firesAt: 100),
-        ClockCase(label: "no_recent_export: a running export is no success",
-                  steps: [s(0, .heartbeat), s(50, .willSendChanges), s(60, sentRecords(saved: 3))], reason: .noRecentExport, firesAt: 100),
+        ClockCase(
+            label: "not_syncing: from the end of the setup that succeeded",
+            steps: [s(0, engineStarted()), s(30, .accountStatus(.available))], reason: .notSyncing, firesAt: 130),
+        ClockCase(
+            label: "not_syncing: cleared by an import start after setup",
+            steps: [s(0, engineStarted()), s(30, .accountStatus(.available)), s(150, .willFetchChanges)], reason: .notSyncing, firesAt: 130, clearsAt: 150),
+        ClockCase(
+            label: "not_syncing: an import started at the setup's start counts",
+            steps: [s(5, container(.setup, id: "S", started: 5)), s(5, .willFetchChanges), s(6, container(.setup, id: "S", started: 5, ended: 6))],
+            reason: .notSyncing, firesAt: nil),
+        ClockCase(
+            label: "not_syncing: an import before the setup's start does not count",
+            steps: [
+                s(0, .willFetchChanges), s(1, .didFetchChanges), s(5, container(.setup, id: "S", started: 5)),
+                s(6, container(.setup, id: "S", started: 5, ended: 6)),
+            ],
+            reason: .notSyncing, firesAt: 106),
+        ClockCase(
+            label: "not_syncing: not while setup is in progress or failed",
+            steps: [s(0, engineStarted()), s(1, .error(phase: .setup, error: err(.badContainer)))], reason: .notSyncing, firesAt: nil),
+        ClockCase(
+            label: "not_syncing: a setup completed by a cycle has had its import",
+            steps: [s(0, engineStarted()), s(1, .willFetchChanges), s(2, .didFetchChanges)], reason: .notSyncing, firesAt: nil),
+        ClockCase(
+            label: "no_progress: a progress event restarts the clock",
+            steps: [s(0, .willFetchChanges), s(50, .fetchedDatabaseChanges(modifications: 1, deletions: 0))], reason: .noProgress, firesAt: 150),
+        ClockCase(
+            label: "no_progress: zone events are progress",
+            steps: [s(0, .willFetchChanges), s(40, .willFetchRecordZoneChanges), s(70, .didFetchRecordZoneChanges(error: nil))],
+            reason: .noProgress, firesAt: 170),
+        ClockCase(
+            label: "no_progress: export batches are progress",
+            steps: [s(0, .willSendChanges), s(60, sentRecords(saved: 1))], reason: .noProgress, firesAt: 160),
+        ClockCase(
+            label: "no_progress: heartbeats are not progress",
+            steps: [s(0, .willFetchChanges)] + heartbeats(from: 10, through: 200), reason: .noProgress, firesAt: 100),
+        ClockCase(
+            label: "no_progress: cleared when the cycle ends",
+            steps: [s(0, .willFetchChanges), s(150, .didFetchChanges)], reason: .noProgress, firesAt: 100, clearsAt: 150),
+        ClockCase(
+            label: "no_progress: covers a CKSyncEngine setup from its start",
+            steps: [s(0, engineStarted())], reason: .noProgress, firesAt: 100),
+        ClockCase(
+            label: "no_progress: covers a containerEvent phase from its reported start",
+            steps: [s(5, container(.export, id: "E", started: 2))], reason: .noProgress, firesAt: 102),
+        ClockCase(
+            label: "no_progress: the least recently active open phase counts",
+            steps: [s(0, .willFetchChanges), s(50, .willSendChanges)], reason: .noProgress, firesAt: 100),
+        ClockCase(
+            label: "no_progress: a restarted cycle starts the clock again",
+            steps: [s(0, .willFetchChanges), s(60, .willFetchChanges)], reason: .noProgress, firesAt: 160),
+        ClockCase(
+            label: "pending_not_draining: from when pending went above 0",
+            steps: [s(0, .heartbeat), s(20, pending(0, 2))], reason: .pendingNotDraining, firesAt: 120),
+        ClockCase(
+            label: "pending_not_draining: more pending does not restart the clock",
+            steps: [s(20, pending(3, 0)), s(60, pending(5, 1))], reason: .pendingNotDraining, firesAt: 120),
+        ClockCase(
+            label: "pending_not_draining: an export success restarts the clock",
+            steps: [s(20, pending(3, 0)), s(50, .willSendChanges), s(60, .didSendChanges)], reason: .pendingNotDraining, firesAt: 160),
+        ClockCase(
+            label: "pending_not_draining: a failed export does not restart it",
+            steps: [s(20, pending(3, 0)), s(50, .willSendChanges), s(55, sentRecords(saved: 0, deleted: 0, err(.quotaExceeded))), s(60, .didSendChanges)],
+            reason: .pendingNotDraining, firesAt: 120),
+        ClockCase(
+            label: "pending_not_draining: an earlier export success does not help",
+            steps: [s(0, .willSendChanges), s(5, .didSendChanges), s(20, pending(3, 0))], reason: .pendingNotDraining, firesAt: 120),
+        ClockCase(
+            label: "pending_not_draining: cleared when pending drops to 0",
+            steps: [s(20, pending(3, 0)), s(130, pending(0, 0))], reason: .pendingNotDraining, firesAt: 120, clearsAt: 130),
+        ClockCase(
+            label: "pending_not_draining: back above 0 starts a new clock",
+            steps: [s(20, pending(3, 0)), s(110, pending(0, 0)), s(130, pending(1, 0))], reason: .pendingNotDraining, firesAt: 230),
+        ClockCase(
+            label: "pending_not_draining: cleared by an account change",
+            steps: [s(20, pending(3, 0)), s(150, .accountChange(.switchAccounts))], reason: .pendingNotDraining, firesAt: 120, clearsAt: 150),
+        ClockCase(
+            label: "retry_loop: from the first transient error",
+            steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(50, .error(phase: nil, error: err(.zoneBusy)))],
+            reason: .retryLoop, firesAt: 110),
+        ClockCase(
+            label: "retry_loop: transient failures in a failure list count",
+            steps: [s(10, .willSendChanges), s(15, sentRecords(saved: 0, deleted: 0, err(.zoneBusy)))], reason: .retryLoop, firesAt: 115),
+        ClockCase(
+            label: "retry_loop: a failed transient cycle does not clear it",
+            steps: [s(10, .willFetchChanges), s(15, .didFetchRecordZoneChanges(error: err(.networkFailure))), s(20, .didFetchChanges)],
+            reason: .retryLoop, firesAt: 115),
+        ClockCase(
+            label: "retry_loop: a transient containerEvent failure counts",
+            steps: [s(10, container(.export, id: "E", started: 5, ended: 10, error: err(.serviceUnavailable)))], reason: .retryLoop, firesAt: 110),
+        ClockCase(
+            label: "retry_loop: any success clears it",
+            steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(160, .willSendChanges), s(170, .didSendChanges)],
+            reason: .retryLoop, firesAt: 110, clearsAt: 170),
+        ClockCase(
+            label: "retry_loop: a transient error after the success starts a new clock",
+            steps: [s(10, .error(phase: nil, error: err(.networkFailure))), s(60, .didSendChanges), s(80, .error(phase: .import, error: err(.zoneBusy)))],
+            reason: .retryLoop, firesAt: 180),
+        ClockCase(
+            label: "retry_loop: a setup success clears it",
+            steps: [s(0, engineStarted()), s(10, .error(phase: .setup, error: err(.notAuthenticated))), s(20, .accountStatus(.available))],
+            reason: .retryLoop, firesAt: nil),
+        ClockCase(
+            label: "retry_loop: actionable and conflict errors do not feed it",
+            steps: [s(10, .error(phase: nil, error: err(.quotaExceeded))), s(20, .error(phase: nil, error: err(.serverRecordChanged)))],
+            reason: .retryLoop, firesAt: nil),
+        ClockCase(
+            label: "no_recent_import: from the pair's first event when no import succeeded",
+            steps: [s(7, .heartbeat), s(50, .willSendChanges), s(60, .didSendChanges)], reason: .noRecentImport, firesAt: 107),
+        ClockCase(
+            label: "no_recent_import: from the last import success",
+            steps: [s(0, .heartbeat), s(40, .willFetchChanges), s(50, .didFetchChanges)], reason: .noRecentImport, firesAt: 150),
+        ClockCase(
+            label: "no_recent_import: a failed import does not count",
+            steps: [s(0, .heartbeat), s(40, .willFetchChanges), s(45, .didFetchRecordZoneChanges(error: err(.zoneNotFound))), s(50, .didFetchChanges)],
+            reason: .noRecentImport, firesAt: 100),
+        ClockCase(
+            label: "no_recent_import: a containerEvent import success counts",
+            steps: [s(0, .heartbeat), s(60, container(.import, id: "I", started: 55, ended: 60))], reason: .noRecentImport, firesAt: 160),
+        ClockCase(
+            label: "no_recent_export: from the pair's first event when no export succeeded",
+            steps: [s(7, .heartbeat), s(50, .willFetchChanges), s(60, .didFetchChanges)], reason: .noRecentExport, firesAt: 107),
+        ClockCase(
+            label: "no_recent_export: from the last export success",
+            steps: [s(0, .heartbeat), s(40, .willSendChanges), s(50, .didSendChanges)], reason: .noRecentExport, firesAt: 150),
+        ClockCase(
+            label: "no_recent_export: a failed export does not count",
+            steps: [s(0, .heartbeat), s(40, .willSendChanges), s(45, sentRecords(saved: 0, deleted: 0, err(.quotaExceeded))), s(50, .didSendChanges)],
+            reason: .noRecentExport, firesAt: 100),
+        ClockCase(
+            label: "no_recent_export: a wrap-style containerEvent export success counts",
+            steps: [s(0, .heartbeat), s(60, container(.export, id: "E", started: 55, ended: 60))], reason: .noRecentExport, firesAt: 160),
+        ClockCase(
+            label: "no_recent_export: an import success does not count",
+            steps: [s(0, .heartbeat), s(60, container(.import, id: "I", started: 55, ended: 60))], reason: .noRecentExport, firesAt: 100),
+        ClockCase(
+            label: "no_recent_export: a running export is no success",
+            steps: [s(0, .heartbeat), s(50, .willSendChanges), s(60, sentRecords(saved: 3))], reason: .noRecentExport, firesAt: 100),
     ]
 
     @Test("stall clocks start and clear as docs/protocol.md#stall-detectors says", arguments: clocks)

@@ -176,11 +176,13 @@ struct StatusDocumentTests {
         }
     }
 
-    @Test("reading refuses a document that is not syncmon's", arguments: [
-        #"{"engines": []}"#,
-        #"{"now": "yesterday", "engines": []}"#,
-        #"{"now": "2026-11-21T12:00:00Z", "engines": [{"engine": "a b"}]}"#,
-    ])
+    @Test(
+        "reading refuses a document that is not syncmon's",
+        arguments: [
+            #"{"engines": []}"#,
+            #"{"now": "yesterday", "engines": []}"#,
+            #"{"now": "2026-11-21T12:00:00Z", "engines": [{"engine": "a b"}]}"#,
+        ])
     func refusesForeign(_ text: String) {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(StatusDocument.self, from: Data(text.utf8)) }
     }

@@ -144,12 +144,14 @@ func pairState(_ steps: [Step], upTo limit: Timestamp? = nil) -> PairState {
 
 /// Thresholds with only `reason` enabled, at `seconds`.
 func only(_ reason: StallReason, _ seconds: Int64) -> StallThresholds {
-    var thresholds = StallThresholds(notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
+    var thresholds = StallThresholds(
+        notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
     thresholds[reason] = .seconds(seconds)
     return thresholds
 }
 
-let noThresholds = StallThresholds(notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
+let noThresholds = StallThresholds(
+    notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
 
 // MARK: Decoding
 

@@ -182,42 +182,46 @@ struct ConfigFileTests {
         #expect(throws: ConfigFile.ParseError.self) { try self.apply("allowed-users = root\n") }
     }
 
-    @Test("the flag name of each threshold is the file key", arguments: [
-        (StallReason.notSyncing, "not-syncing-after"),
-        (.noProgress, "no-progress-after"),
-        (.pendingNotDraining, "pending-not-draining-after"),
-        (.retryLoop, "retry-loop-after"),
-        (.noRecentImport, "no-recent-import-after"),
-        (.noRecentExport, "no-recent-export-after"),
-    ])
+    @Test(
+        "the flag name of each threshold is the file key",
+        arguments: [
+            (StallReason.notSyncing, "not-syncing-after"),
+            (.noProgress, "no-progress-after"),
+            (.pendingNotDraining, "pending-not-draining-after"),
+            (.retryLoop, "retry-loop-after"),
+            (.noRecentImport, "no-recent-import-after"),
+            (.noRecentExport, "no-recent-export-after"),
+        ])
     func flagNames(reason: StallReason, flag: String) throws {
         #expect(ConfigFile.flag(for: reason) == flag)
         let configuration = try self.apply("\(flag) = 7s")
         #expect(configuration.thresholds[reason] == .seconds(7 as Int64))
     }
 
-    @Test("mistakes are errors naming the line", arguments: [
-        ("log-level = info\nlisten-address = 1.2.3.4:5\n", 2, "unknown setting listen-address"),
-        ("\n\nnot-syncing-after = soon\n", 3, "not-syncing-after: not a duration: soon"),
-        ("no-progress-after = -5s\n", 1, "not a duration"),
-        ("retry-loop-after = 5 minutes\n", 1, "not a duration"),
-        ("[engine photos\n", 1, "unterminated section header"),
-        ("# c\n[service]\n", 2, "sections are written [engine NAME] or [source NAME]"),
-        ("[engine]\n", 1, "sections are written [engine NAME]"),
-        ("[engine a b]\n", 1, "sections are written [engine NAME]"),
-        ("[source -bad]\n", 1, "invalid source name -bad"),
-        ("[source a]\napi-key-file = relative/key\n", 2, "api-key-file: an absolute path"),
-        ("[source a]\nno-progress-after = 5s\n", 2, "cannot be set per source"),
-        ("api-key-file = /k\n", 1, "unknown setting api-key-file"),
-        ("[engine bad/name]\n", 1, "invalid engine name bad/name"),
-        ("[engine \(String(repeating: "x", count: 65))]\n", 1, "invalid engine name"),
-        ("[engine photos]\nlisten = 127.0.0.1:1\n", 2, "cannot be set per engine"),
-        ("[engine photos]\nallowed-groups = no-such-group-here\n", 2, "no group named no-such-group-here"),
-        ("[engine photos]\nbogus = 1\n", 2, "cannot be set per engine"),
-        ("just words\n", 1, "expected key = value"),
-        ("max-engines = 0\n", 1, "max-engines: not a positive number"),
-        ("max-connections = many\n", 1, "max-connections: not a positive number"),
-    ])
+    @Test(
+        "mistakes are errors naming the line",
+        arguments: [
+            ("log-level = info\nlisten-address = 1.2.3.4:5\n", 2, "unknown setting listen-address"),
+            ("\n\nnot-syncing-after = soon\n", 3, "not-syncing-after: not a duration: soon"),
+            ("no-progress-after = -5s\n", 1, "not a duration"),
+            ("retry-loop-after = 5 minutes\n", 1, "not a duration"),
+            ("[engine photos\n", 1, "unterminated section header"),
+            ("# c\n[service]\n", 2, "sections are written [engine NAME] or [source NAME]"),
+            ("[engine]\n", 1, "sections are written [engine NAME]"),
+            ("[engine a b]\n", 1, "sections are written [engine NAME]"),
+            ("[source -bad]\n", 1, "invalid source name -bad"),
+            ("[source a]\napi-key-file = relative/key\n", 2, "api-key-file: an absolute path"),
+            ("[source a]\nno-progress-after = 5s\n", 2, "cannot be set per source"),
+            ("api-key-file = /k\n", 1, "unknown setting api-key-file"),
+            ("[engine bad/name]\n", 1, "invalid engine name bad/name"),
+            ("[engine \(String(repeating: "x", count: 65))]\n", 1, "invalid engine name"),
+            ("[engine photos]\nlisten = 127.0.0.1:1\n", 2, "cannot be set per engine"),
+            ("[engine photos]\nallowed-groups = no-such-group-here\n", 2, "no group named no-such-group-here"),
+            ("[engine photos]\nbogus = 1\n", 2, "cannot be set per engine"),
+            ("just words\n", 1, "expected key = value"),
+            ("max-engines = 0\n", 1, "max-engines: not a positive number"),
+            ("max-connections = many\n", 1, "max-connections: not a positive number"),
+        ])
     func errors(text: String, line: Int, message: String) {
         let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply(text) }
         #expect(error?.line == line)

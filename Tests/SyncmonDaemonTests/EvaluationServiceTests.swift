@@ -9,7 +9,8 @@ import Testing
 struct EvaluationServiceTests {
     /// Thresholds with only `reason` enabled, at `seconds`.
     static func only(_ reason: StallReason, _ seconds: Int64) -> StallThresholds {
-        var thresholds = StallThresholds(notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
+        var thresholds = StallThresholds(
+            notSyncing: .zero, noProgress: .zero, pendingNotDraining: .zero, retryLoop: .zero, noRecentImport: .zero, noRecentExport: .zero)
         thresholds[reason] = .seconds(seconds)
         return thresholds
     }

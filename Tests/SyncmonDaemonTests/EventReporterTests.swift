@@ -30,18 +30,20 @@ struct EventReporterTests {
         reporter.report(monitor.changes(at: at(62)))
 
         let entries = self.recorder.entries
-        #expect(entries.map(\.message) == [
-            "notes/private: sync not_started",
-            "notes/private: stalled (not_syncing)",
-            "notes/private: sync stalled (was not_started)",
-            "notes/private: stall cleared (not_syncing)",
-            "notes/private: sync in_progress (was stalled)",
-        ])
+        #expect(
+            entries.map(\.message) == [
+                "notes/private: sync not_started",
+                "notes/private: stalled (not_syncing)",
+                "notes/private: sync stalled (was not_started)",
+                "notes/private: stall cleared (not_syncing)",
+                "notes/private: sync in_progress (was stalled)",
+            ])
         #expect(entries.map(\.level) == [.info, .warning, .warning, .notice, .notice])
-        #expect(entries.map { $0.metadata["message_id"] } == [
-            MessageID.summaryChanged.rawValue, MessageID.stallRaised.rawValue, MessageID.summaryChanged.rawValue,
-            MessageID.stallCleared.rawValue, MessageID.summaryChanged.rawValue,
-        ])
+        #expect(
+            entries.map { $0.metadata["message_id"] } == [
+                MessageID.summaryChanged.rawValue, MessageID.stallRaised.rawValue, MessageID.summaryChanged.rawValue,
+                MessageID.stallCleared.rawValue, MessageID.summaryChanged.rawValue,
+            ])
         for entry in entries {
             #expect(entry.metadata["syncmon.engine"] == "notes")
             #expect(entry.metadata["syncmon.database"] == "private")
@@ -62,10 +64,14 @@ struct EventReporterTests {
         var monitor = makeMonitor([(0, line("photos", "willSendChanges", ["database": "shared"]))])
         reporter.report(monitor.changes(at: at(0)))
         monitor.apply(
-            try #require(decodeEvent(line("photos", "sentRecordZoneChanges", [
-                "database": "shared", "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [],
-                "failedRecordSaves": [["code": "quotaExceeded"]],
-            ]))),
+            try #require(
+                decodeEvent(
+                    line(
+                        "photos", "sentRecordZoneChanges",
+                        [
+                            "database": "shared", "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [],
+                            "failedRecordSaves": [["code": "quotaExceeded"]],
+                        ]))),
             at: at(1)
         )
         monitor.apply(try #require(decodeEvent(line("photos", "didSendChanges", ["database": "shared"]))), at: at(2))
@@ -75,11 +81,12 @@ struct EventReporterTests {
         reporter.report(monitor.changes(at: at(4)))
 
         let entries = self.recorder.entries
-        #expect(entries.map(\.message) == [
-            "photos/shared: sync in_progress",
-            "photos/shared: sync error (was in_progress)",
-            "photos/shared: sync succeeded (was error)",
-        ])
+        #expect(
+            entries.map(\.message) == [
+                "photos/shared: sync in_progress",
+                "photos/shared: sync error (was in_progress)",
+                "photos/shared: sync succeeded (was error)",
+            ])
         #expect(entries.map(\.level) == [.info, .error, .notice])
         let error = entries[1]
         #expect(error.metadata["syncmon.summary"] == "error")
@@ -117,15 +124,16 @@ struct EventReporterTests {
         reporter.report(hostNetwork: .unavailable("again"))
 
         let entries = self.recorder.entries
-        #expect(entries.map(\.message) == [
-            "host network online (default route via eth0)",
-            "host network online (default route via wlan0)",
-            "host network offline: no default route through an interface that is up; engines that do not report their network are no_network",
-            "host network offline",
-            "host network online again (default route via eth0, wg0)",
-            "cannot follow the host network (socket(AF_NETLINK, NETLINK_ROUTE): Address family not supported by protocol); engines that do not report their network stay unknown",
-            "host network unavailable",
-        ])
+        #expect(
+            entries.map(\.message) == [
+                "host network online (default route via eth0)",
+                "host network online (default route via wlan0)",
+                "host network offline: no default route through an interface that is up; engines that do not report their network are no_network",
+                "host network offline",
+                "host network online again (default route via eth0, wg0)",
+                "cannot follow the host network (socket(AF_NETLINK, NETLINK_ROUTE): Address family not supported by protocol); engines that do not report their network stay unknown",
+                "host network unavailable",
+            ])
         #expect(entries.map(\.level) == [.info, .debug, .warning, .debug, .notice, .warning, .debug])
         #expect(entries.allSatisfy { $0.metadata["message_id"] == MessageID.hostNetworkChanged.rawValue })
         #expect(entries.map { $0.metadata["syncmon.host_network"] } == ["online", "online", "offline", "offline", "online", "unavailable", "unavailable"])

@@ -54,7 +54,8 @@ struct HTTPRouterTests {
         #expect(JSONSubset.mismatches(expected: ["stateSave": ["failures": 2, "failingInARow": 2]], actual: document) == [])
         health.succeeded(at: at(9))
         document = try self.json(self.get("/api/v1/status"))
-        #expect(JSONSubset.mismatches(expected: ["stateSave": ["failures": 2, "failingInARow": 0, "lastSave": "2026-11-21T12:00:09Z"]], actual: document) == [])
+        #expect(
+            JSONSubset.mismatches(expected: ["stateSave": ["failures": 2, "failingInARow": 0, "lastSave": "2026-11-21T12:00:09Z"]], actual: document) == [])
     }
 
     @Test("/api/v1/status lists every pair with the documented keys")
@@ -66,7 +67,9 @@ struct HTTPRouterTests {
         #expect(document["now"] as? String == "2026-11-21T12:00:10Z")
         let engines = try #require(document["engines"] as? [[String: Any]])
         #expect(engines.map { "\($0["engine"]!)/\($0["database"]!)" } == ["notes/private", "photos/shared"])
-        let required = ["engine", "database", "summary", "stalled", "account", "network", "setup", "import", "export", "throttledUntil", "pending", "lastEvent", "up"]
+        let required = [
+            "engine", "database", "summary", "stalled", "account", "network", "setup", "import", "export", "throttledUntil", "pending", "lastEvent", "up",
+        ]
         for row in engines {
             for key in required { #expect(row[key] != nil, "missing \(key) in \(row)") }
         }
@@ -131,21 +134,23 @@ struct HTTPRouterTests {
         #expect(response.status == .ok)
     }
 
-    @Test("/metrics is text 0.0.4 unless the Accept header prefers OpenMetrics", arguments: [
-        (nil, false),
-        ("text/plain", false),
-        ("*/*", false),
-        ("text/plain;version=0.0.4", false),
-        ("application/openmetrics-text; version=1.0.0", true),
-        ("application/openmetrics-text", true),
-        ("application/openmetrics-text;version=0.0.1", false),
-        ("application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.9", false),
-        // Prometheus' own scrape header.
-        (
-            "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
-            true
-        ),
-    ] as [(String?, Bool)])
+    @Test(
+        "/metrics is text 0.0.4 unless the Accept header prefers OpenMetrics",
+        arguments: [
+            (nil, false),
+            ("text/plain", false),
+            ("*/*", false),
+            ("text/plain;version=0.0.4", false),
+            ("application/openmetrics-text; version=1.0.0", true),
+            ("application/openmetrics-text", true),
+            ("application/openmetrics-text;version=0.0.1", false),
+            ("application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.9", false),
+            // Prometheus' own scrape header.
+            (
+                "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+                true
+            ),
+        ] as [(String?, Bool)])
     func metricsNegotiation(accept: String?, openMetrics: Bool) throws {
         let response = self.get("/metrics", accept: accept)
         #expect(response.status == .ok)
@@ -181,16 +186,18 @@ struct HTTPRouterTests {
     /// Found by fuzzing (docs/fuzzing.md): `GET /?=` trapped the daemon on the empty split of
     /// `=`. An empty name is a key like any other, and a name without `=` has an empty value.
     /// Writing this table showed that an incomplete `%` escape also lost the bytes after it.
-    @Test("query pieces with an empty name or value are read, not trapped on", arguments: [
-        ("/?=", ["": ""]),
-        ("/?a=b&=&c", ["a": "b", "": "", "c": ""]),
-        ("/metrics?=x&y=", ["": "x", "y": ""]),
-        ("/?==", ["": "="]),
-        ("/?&&", [:]),
-        // A `%` without two hex digits is kept with what follows (it used to swallow those bytes).
-        ("/?%=%2", ["%": "%2"]),
-        ("/?a=%zz&b=%4&c=%+1&d=%41%", ["a": "%zz", "b": "%4", "c": "% 1", "d": "A%"]),
-    ] as [(String, [String: String])])
+    @Test(
+        "query pieces with an empty name or value are read, not trapped on",
+        arguments: [
+            ("/?=", ["": ""]),
+            ("/?a=b&=&c", ["a": "b", "": "", "c": ""]),
+            ("/metrics?=x&y=", ["": "x", "y": ""]),
+            ("/?==", ["": "="]),
+            ("/?&&", [:]),
+            // A `%` without two hex digits is kept with what follows (it used to swallow those bytes).
+            ("/?%=%2", ["%": "%2"]),
+            ("/?a=%zz&b=%4&c=%+1&d=%41%", ["a": "%zz", "b": "%4", "c": "% 1", "d": "A%"]),
+        ] as [(String, [String: String])])
     func emptyQueryNames(uri: String, query: [String: String]) {
         let request = HTTPRequest(head: HTTPRequestHead(version: .http1_1, method: .GET, uri: uri))
         #expect(request.query == query)

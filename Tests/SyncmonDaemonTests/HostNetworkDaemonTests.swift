@@ -139,7 +139,9 @@ struct HostNetworkDaemonTests {
         let log = daemon.standardError
         #expect(log.components(separatedBy: "host network offline").count - 1 == 1, "\(log)")
         #expect(log.components(separatedBy: "host network online again").count - 1 == 1, "\(log)")
-        print("host network namespace test: offline seen after \(offline.map { "\($0)" } ?? "-"), online after \(online.map { "\($0)" } ?? "-"), stall \(firedAfter) after the return")
+        print(
+            "host network namespace test: offline seen after \(offline.map { "\($0)" } ?? "-"), online after \(online.map { "\($0)" } ?? "-"), stall \(firedAfter) after the return"
+        )
     }
 
     @Test("rtnetlink refused (EAFNOSUPPORT, as under RestrictAddressFamilies=): logged once, no gauge, network unknown")
@@ -168,23 +170,23 @@ struct HostNetworkDaemonTests {
     /// toolchain's clang; `nil` (after recording why) when no compiler is found.
     static func buildNoNetlinkLibrary(in directory: TemporaryDirectory) throws -> String? {
         guard let compiler = ExternalCommand.find("clang") ?? ExternalCommand.find("cc") else {
-            if ExternalCommand.isCI { Issue.record("no C compiler (the Swift toolchain's clang) to build the preload library") ; return nil }
+            if ExternalCommand.isCI { Issue.record("no C compiler (the Swift toolchain's clang) to build the preload library"); return nil }
             try Test.cancel("no C compiler")
         }
         let source = directory.path("no-netlink.c")
         let library = directory.path("no-netlink.so")
         try """
-            #define _GNU_SOURCE
-            #include <dlfcn.h>
-            #include <errno.h>
-            #include <sys/socket.h>
-            int socket(int domain, int type, int protocol) {
-                static int (*real)(int, int, int);
-                if (domain == AF_NETLINK) { errno = EAFNOSUPPORT; return -1; }
-                if (!real) real = (int (*)(int, int, int))dlsym(RTLD_NEXT, "socket");
-                return real(domain, type, protocol);
-            }
-            """.write(toFile: source, atomically: true, encoding: .utf8)
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <errno.h>
+        #include <sys/socket.h>
+        int socket(int domain, int type, int protocol) {
+            static int (*real)(int, int, int);
+            if (domain == AF_NETLINK) { errno = EAFNOSUPPORT; return -1; }
+            if (!real) real = (int (*)(int, int, int))dlsym(RTLD_NEXT, "socket");
+            return real(domain, type, protocol);
+        }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
         let result = try ExternalCommand.run(compiler, ["-shared", "-fPIC", "-o", library, source, "-ldl"])
         guard result.status == 0 else { throw TestSupportError("\(compiler) exited \(result.status): \(result.combined)") }
         return library

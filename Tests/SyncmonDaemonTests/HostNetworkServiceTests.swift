@@ -32,7 +32,12 @@ struct HostNetworkServiceTests {
         #expect(deliveries.updates.count == 1)
     }
 
-    @Test("fixed views and off", arguments: [(HostNetworkMode.online, [HostNetworkService.Update.view(HostNetworkView(isOnline: true))]), (.offline, [.view(HostNetworkView(isOnline: false))]), (.off, [])])
+    @Test(
+        "fixed views and off",
+        arguments: [
+            (HostNetworkMode.online, [HostNetworkService.Update.view(HostNetworkView(isOnline: true))]), (.offline, [.view(HostNetworkView(isOnline: false))]),
+            (.off, []),
+        ])
     func fixed(mode: HostNetworkMode, expected: [HostNetworkService.Update]) {
         let deliveries = Deliveries()
         HostNetworkService(mode: mode, logger: Self.logger) { deliveries.append($0) }.start()

@@ -38,9 +38,11 @@ struct JournaldTests {
             #expect(await daemon.waitForStatus { summary($0, "\(engine)/private") == "in_progress" }.met)
             try connection.write(lines: [
                 EventLine.make(engine, "willSendChanges"),
-                EventLine.make(engine, "sentRecordZoneChanges", [
-                    "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [], "failedRecordSaves": [["code": "quotaExceeded"]],
-                ]),
+                EventLine.make(
+                    engine, "sentRecordZoneChanges",
+                    [
+                        "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [], "failedRecordSaves": [["code": "quotaExceeded"]],
+                    ]),
                 EventLine.make(engine, "didSendChanges"),
             ])
             #expect(await daemon.waitForStatus { summary($0, "\(engine)/private") == "error" }.met)

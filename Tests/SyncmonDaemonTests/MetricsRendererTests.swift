@@ -114,12 +114,14 @@ struct MetricsRendererTests {
         }
     }
 
-    @Test("state sets are complete with exactly one 1", arguments: [
-        ("syncmon_status", "status", Summary.allCases.map(\.description), false),
-        ("syncmon_account_status", "status", AccountStatus.allCases.map(\.description), false),
-        ("syncmon_network_status", "status", NetworkStatus.allCases.map(\.description), false),
-        ("syncmon_phase_state", "state", ["not_started", "in_progress", "succeeded", "failed"], true),
-    ])
+    @Test(
+        "state sets are complete with exactly one 1",
+        arguments: [
+            ("syncmon_status", "status", Summary.allCases.map(\.description), false),
+            ("syncmon_account_status", "status", AccountStatus.allCases.map(\.description), false),
+            ("syncmon_network_status", "status", NetworkStatus.allCases.map(\.description), false),
+            ("syncmon_phase_state", "state", ["not_started", "in_progress", "succeeded", "failed"], true),
+        ])
     func stateSets(family: String, label: String, states: [String], perPhase: Bool) throws {
         let metrics = try self.metrics
         for pair in [("notes", "private"), ("photos", "shared"), ("idle", "private")] {

@@ -1,10 +1,10 @@
 import Testing
 
+@testable import SyncmonDaemon
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import SyncmonDaemon
 
 /// Directories of the state file and the push socket are created on demand, where the path
 /// says: an absolute path from the root, a relative one from the working directory.

@@ -33,10 +33,12 @@ struct PromtoolMetricsTests {
             }
             add(4, "didFetchChanges")
             add(5, "willSendChanges")
-            add(6, "sentRecordZoneChanges", [
-                "savedRecords": index, "deletedRecords": 1, "failedRecordDeletes": [],
-                "failedRecordSaves": index % 3 == 0 ? [["code": "requestRateLimited", "retryAfter": 30]] : [],
-            ])
+            add(
+                6, "sentRecordZoneChanges",
+                [
+                    "savedRecords": index, "deletedRecords": 1, "failedRecordDeletes": [],
+                    "failedRecordSaves": index % 3 == 0 ? [["code": "requestRateLimited", "retryAfter": 30]] : [],
+                ])
             if index % 2 == 0 { add(7, "didSendChanges") }
             add(8, "stateUpdate", ["pendingRecordZoneChanges": index])
             if index % 6 == 0 { add(9, "engineStopped") }

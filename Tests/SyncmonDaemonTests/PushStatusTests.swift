@@ -8,7 +8,9 @@ import Testing
 @Suite("Push ingest and status", .serialized)
 struct PushStatusTests {
     /// Required keys of every status row (docs/protocol.md#status-json).
-    static let requiredKeys = ["engine", "database", "summary", "stalled", "account", "network", "setup", "import", "export", "throttledUntil", "pending", "lastEvent", "up"]
+    static let requiredKeys = [
+        "engine", "database", "summary", "stalled", "account", "network", "setup", "import", "export", "throttledUntil", "pending", "lastEvent", "up",
+    ]
 
     @Test("several engines on one connection and several connections all land in the status JSON")
     func statusJSON() async throws {
@@ -38,7 +40,9 @@ struct PushStatusTests {
             ])
             try daemon.send(lines: [
                 EventLine.make("mail", "containerEvent", ["kind": "setup", "id": "s1", "started": "2026-01-01T00:00:00Z"]),
-                EventLine.make("mail", "containerEvent", ["kind": "setup", "id": "s1", "started": "2026-01-01T00:00:00Z", "ended": "2026-01-01T00:00:01Z", "succeeded": true]),
+                EventLine.make(
+                    "mail", "containerEvent",
+                    ["kind": "setup", "id": "s1", "started": "2026-01-01T00:00:00Z", "ended": "2026-01-01T00:00:01Z", "succeeded": true]),
             ])
 
             let (met, rows) = await daemon.waitForStatus { rows in
@@ -90,9 +94,11 @@ struct PushStatusTests {
                 EventLine.make("fine", "didFetchChanges"),
                 EventLine.make("offline", "networkStatus", ["available": false]),
                 EventLine.make("broken", "willSendChanges"),
-                EventLine.make("broken", "sentRecordZoneChanges", [
-                    "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [], "failedRecordSaves": [["code": "quotaExceeded"]],
-                ]),
+                EventLine.make(
+                    "broken", "sentRecordZoneChanges",
+                    [
+                        "savedRecords": 0, "deletedRecords": 0, "failedRecordDeletes": [], "failedRecordSaves": [["code": "quotaExceeded"]],
+                    ]),
                 EventLine.make("broken", "didSendChanges"),
             ])
             let (met, rows) = await daemon.waitForStatus {

@@ -24,10 +24,12 @@ struct RestartTests {
             EventLine.make("notes", "didFetchChanges"),
             EventLine.make("notes", "stateUpdate", ["pendingRecordZoneChanges": 5, "pendingDatabaseChanges": 2]),
             EventLine.make("photos", "willSendChanges", ["database": "shared"]),
-            EventLine.make("photos", "sentRecordZoneChanges", [
-                "database": "shared", "savedRecords": 1, "deletedRecords": 0, "failedRecordDeletes": [],
-                "failedRecordSaves": [["code": "quotaExceeded"]],
-            ]),
+            EventLine.make(
+                "photos", "sentRecordZoneChanges",
+                [
+                    "database": "shared", "savedRecords": 1, "deletedRecords": 0, "failedRecordDeletes": [],
+                    "failedRecordSaves": [["code": "quotaExceeded"]],
+                ]),
             EventLine.make("photos", "didSendChanges", ["database": "shared"]),
             EventLine.make("mail", "willSendChanges"),
             EventLine.make("offline", "networkStatus", ["available": false]),

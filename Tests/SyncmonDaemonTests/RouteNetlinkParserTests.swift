@@ -58,8 +58,12 @@ struct RouteNetlinkParserTests {
         ),
         Case(
             name: "a replacing route with metric, destination and type of service",
-            datagram: B.message(B.newRoute, flags: B.replace, B.route(prefixLength: 1, tos: 4, B.table(254), B.destination([128, 0, 0, 0]), B.priority(600), B.oif(6))),
-            expected: [envelope(.route(HostRoute(family: .ipv4, destination: [128, 0, 0, 0], prefixLength: 1, priority: 600, tos: 4, interfaces: [6]), replacing: true))]
+            datagram: B.message(
+                B.newRoute, flags: B.replace, B.route(prefixLength: 1, tos: 4, B.table(254), B.destination([128, 0, 0, 0]), B.priority(600), B.oif(6))),
+            expected: [
+                envelope(
+                    .route(HostRoute(family: .ipv4, destination: [128, 0, 0, 0], prefixLength: 1, priority: 600, tos: 4, interfaces: [6]), replacing: true))
+            ]
         ),
         Case(
             name: "an IPv6 default route",
@@ -74,7 +78,8 @@ struct RouteNetlinkParserTests {
         Case(
             name: "blackhole, unreachable, prohibit and local types",
             datagram: B.message(B.newRoute, B.route(type: B.blackhole, B.table(254))) + B.message(B.newRoute, B.route(type: B.unreachable, B.table(254)))
-                + B.message(B.newRoute, B.route(type: B.prohibit, B.table(254))) + B.message(B.newRoute, B.route(table: 255, type: B.local, B.table(255), B.oif(1))),
+                + B.message(B.newRoute, B.route(type: B.prohibit, B.table(254)))
+                + B.message(B.newRoute, B.route(table: 255, type: B.local, B.table(255), B.oif(1))),
             expected: [
                 envelope(.route(HostRoute(family: .ipv4, kind: .blackhole, interfaces: []), replacing: false)),
                 envelope(.route(HostRoute(family: .ipv4, kind: .unreachable, interfaces: []), replacing: false)),
@@ -99,7 +104,8 @@ struct RouteNetlinkParserTests {
         ),
         Case(
             name: "an error, and an acknowledgement",
-            datagram: B.message(B.error, sequence: 2, B.i32(-16) + [UInt8](repeating: 0, count: 16)) + B.message(B.error, sequence: 3, B.i32(0) + [UInt8](repeating: 0, count: 16)),
+            datagram: B.message(B.error, sequence: 2, B.i32(-16) + [UInt8](repeating: 0, count: 16))
+                + B.message(B.error, sequence: 3, B.i32(0) + [UInt8](repeating: 0, count: 16)),
             expected: [envelope(.error(16), sequence: 2), envelope(.other, sequence: 3)]
         ),
         Case(
@@ -136,7 +142,9 @@ struct RouteNetlinkParserTests {
 
     @Test("dump requests: a netlink header (REQUEST|DUMP, the sequence) and an AF_UNSPEC ifinfomsg or rtmsg")
     func requests() {
-        #expect(RouteNetlinkSocket.bytes(of: .links(sequence: 7)) == B.u32(32) + B.u16(18) + B.u16(0x301) + B.u32(7) + B.u32(0) + [UInt8](repeating: 0, count: 16))
-        #expect(RouteNetlinkSocket.bytes(of: .routes(sequence: 8)) == B.u32(28) + B.u16(26) + B.u16(0x301) + B.u32(8) + B.u32(0) + [UInt8](repeating: 0, count: 12))
+        #expect(
+            RouteNetlinkSocket.bytes(of: .links(sequence: 7)) == B.u32(32) + B.u16(18) + B.u16(0x301) + B.u32(7) + B.u32(0) + [UInt8](repeating: 0, count: 16))
+        #expect(
+            RouteNetlinkSocket.bytes(of: .routes(sequence: 8)) == B.u32(28) + B.u16(26) + B.u16(0x301) + B.u32(8) + B.u32(0) + [UInt8](repeating: 0, count: 12))
     }
 }

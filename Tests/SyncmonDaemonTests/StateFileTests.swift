@@ -61,13 +61,15 @@ struct StateFileTests {
         #expect(pairs.isEmpty)
     }
 
-    @Test("a corrupt file is set aside, keeping its bytes, and loading starts empty", arguments: [
-        "garbage{{{",
-        "",
-        "{\"version\": 2, \"savedAt\": 0, \"pairs\": []}",
-        "{\"version\": 1}",
-        "\u{FF}\u{FE}binary",
-    ])
+    @Test(
+        "a corrupt file is set aside, keeping its bytes, and loading starts empty",
+        arguments: [
+            "garbage{{{",
+            "",
+            "{\"version\": 2, \"savedAt\": 0, \"pairs\": []}",
+            "{\"version\": 1}",
+            "\u{FF}\u{FE}binary",
+        ])
     func corrupt(contents: String) throws {
         let file = StateFile(directory: self.stateDirectory)
         try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)

@@ -9,20 +9,31 @@ struct StatusLineTests {
         statusRow(engine, summary, database: database)
     }
 
-    @Test("texts for typical fleets", arguments: [
-        ([], "no engines yet"),
-        ([statusRow("notes", .succeeded)], "1 engine: 1 ok"),
-        ([statusRow("notes", .stalled)], "1 engine: 1 stalled"),
-        ([statusRow("a", .succeeded), statusRow("b", .inProgress), statusRow("c", .stalled)], "3 engines: 2 ok, 1 stalled"),
-        // Every ok-severity summary counts as ok.
-        (
-            [statusRow("a", .succeeded), statusRow("b", .inProgress), statusRow("c", .notStarted), statusRow("d", .throttled), statusRow("e", .retrying), statusRow("f", .stopped)],
-            "6 engines: 6 ok"
-        ),
-        // Problems are listed in precedence order after "ok", whatever the row order.
-        ([statusRow("a", .stalled), statusRow("b", .error), statusRow("c", .succeeded), statusRow("d", .engineDown)], "4 engines: 1 ok, 1 engine_down, 1 error, 1 stalled"),
-        ([statusRow("a", .noNetwork), statusRow("b", .accountNotAvailable), statusRow("c", .unknown)], "3 engines: 1 no_network, 1 account_not_available, 1 unknown"),
-    ] as [([StatusRow], String)])
+    @Test(
+        "texts for typical fleets",
+        arguments: [
+            ([], "no engines yet"),
+            ([statusRow("notes", .succeeded)], "1 engine: 1 ok"),
+            ([statusRow("notes", .stalled)], "1 engine: 1 stalled"),
+            ([statusRow("a", .succeeded), statusRow("b", .inProgress), statusRow("c", .stalled)], "3 engines: 2 ok, 1 stalled"),
+            // Every ok-severity summary counts as ok.
+            (
+                [
+                    statusRow("a", .succeeded), statusRow("b", .inProgress), statusRow("c", .notStarted), statusRow("d", .throttled), statusRow("e", .retrying),
+                    statusRow("f", .stopped),
+                ],
+                "6 engines: 6 ok"
+            ),
+            // Problems are listed in precedence order after "ok", whatever the row order.
+            (
+                [statusRow("a", .stalled), statusRow("b", .error), statusRow("c", .succeeded), statusRow("d", .engineDown)],
+                "4 engines: 1 ok, 1 engine_down, 1 error, 1 stalled"
+            ),
+            (
+                [statusRow("a", .noNetwork), statusRow("b", .accountNotAvailable), statusRow("c", .unknown)],
+                "3 engines: 1 no_network, 1 account_not_available, 1 unknown"
+            ),
+        ] as [([StatusRow], String)])
     func texts(rows: [StatusRow], expected: String) {
         #expect(StatusLine.text(summaries: rows.map { ($0.key, $0.summary) }) == expected)
     }

@@ -13,7 +13,8 @@ struct SubscribeParsingTests {
     // MARK: SSE
 
     /// Feeds `chunks` and collects what the parser produced.
-    func parse(_ chunks: [String], maximum: Int = 65_536, lastEventID: String = "") -> (outputs: [ServerSentEventParser.Output], parser: ServerSentEventParser) {
+    func parse(_ chunks: [String], maximum: Int = 65_536, lastEventID: String = "") -> (outputs: [ServerSentEventParser.Output], parser: ServerSentEventParser)
+    {
         var parser = ServerSentEventParser(maximumDataLength: maximum, lastEventID: lastEventID)
         var outputs: [ServerSentEventParser.Output] = []
         for chunk in chunks {
@@ -176,10 +177,11 @@ struct SubscribeParsingTests {
             "file:///var/log/notes/events.jsonl",
             "file:/var/log/odd name+é.jsonl",
         ])
-        #expect(specs.map(\.name) == [
-            "notes", "unix-events.sock", "unix-events.sock-2", "http-events", "http-example.org", "http-__1_9000",
-            "file-events.jsonl", "file-odd_name__.jsonl",
-        ])
+        #expect(
+            specs.map(\.name) == [
+                "notes", "unix-events.sock", "unix-events.sock-2", "http-events", "http-example.org", "http-__1_9000",
+                "file-events.jsonl", "file-odd_name__.jsonl",
+            ])
         #expect(specs[0].endpoint == .unix(path: "/run/notes/events.sock"))
         #expect(specs[3].endpoint == .http(host: "127.0.0.1", port: 8080, target: "/v1/events?x=1"))
         #expect(specs[4].endpoint == .http(host: "example.org", port: 80, target: "/"))
@@ -220,7 +222,9 @@ struct SubscribeParsingTests {
         let settings = SourceSettings(apiKeyFile: "/etc/syncmon/a.key")
         let both = try SyncthingCredential.locate(source: "a", settings: settings, credentialsDirectory: "/run/credentials/syncmon.service") { _ in true }
         #expect(both.path == "/run/credentials/syncmon.service/a")
-        let noCredential = try SyncthingCredential.locate(source: "a", settings: settings, credentialsDirectory: "/run/credentials/syncmon.service") { _ in false }
+        let noCredential = try SyncthingCredential.locate(source: "a", settings: settings, credentialsDirectory: "/run/credentials/syncmon.service") { _ in
+            false
+        }
         #expect(noCredential.path == "/etc/syncmon/a.key")
         let fileOnly = try SyncthingCredential.locate(source: "a", settings: settings, credentialsDirectory: nil) { _ in true }
         #expect(fileOnly.path == "/etc/syncmon/a.key")

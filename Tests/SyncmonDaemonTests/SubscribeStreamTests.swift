@@ -23,13 +23,18 @@ struct SubscribeStreamTests {
 
     /// Waits until the engine's fetched count and the subscribe received count are `count`, then
     /// checks they stay there (nothing arrives twice later).
-    static func expectExactly(_ count: Int, _ daemon: DaemonProcess, _ engine: String, received: Int? = nil, fileID: String = #fileID, filePath: String = #filePath, sourceLine: Int = #line, column: Int = #column) async {
+    static func expectExactly(
+        _ count: Int, _ daemon: DaemonProcess, _ engine: String, received: Int? = nil, fileID: String = #fileID, filePath: String = #filePath,
+        sourceLine: Int = #line, column: Int = #column
+    ) async {
         let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: sourceLine, column: column)
         let expectedReceived = Double(received ?? count)
         let reached = await Polling.until(timeout: .seconds(15)) {
             Self.fetched(daemon, engine) == Double(count) && Self.received(daemon) == expectedReceived
         }
-        #expect(reached, "fetched \(String(describing: Self.fetched(daemon, engine))), received \(String(describing: Self.received(daemon))), want \(count)", sourceLocation: sourceLocation)
+        #expect(
+            reached, "fetched \(String(describing: Self.fetched(daemon, engine))), received \(String(describing: Self.received(daemon))), want \(count)",
+            sourceLocation: sourceLocation)
         try? await Task.sleep(for: .milliseconds(400))
         #expect(Self.fetched(daemon, engine) == Double(count), sourceLocation: sourceLocation)
         #expect(Self.received(daemon) == expectedReceived, sourceLocation: sourceLocation)

@@ -55,10 +55,12 @@ struct WatchdogTests {
         #expect(await daemon.stop() == .exited(0))
     }
 
-    @Test("no WATCHDOG=1 when the watchdog is off or meant for another process", arguments: [
-        [:],
-        ["WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"],
-    ])
+    @Test(
+        "no WATCHDOG=1 when the watchdog is off or meant for another process",
+        arguments: [
+            [:],
+            ["WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"],
+        ])
     func noWatchdog(environment: [String: String]) async throws {
         try await withDaemon(environment: environment) { daemon, _ in
             // Absence can only be observed over a window: 1.2 s is over two would-be intervals.

@@ -24,11 +24,16 @@ struct WebConfigEndToEndTests {
 
         init(in directory: String) throws {
             self.directory = directory
-            try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                "-subj", "/CN=syncmon test CA", "-keyout", directory + "/ca.key", "-out", directory + "/ca.pem"])
-            try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                "-subj", "/CN=other CA", "-keyout", directory + "/other.key", "-out", directory + "/other.pem"])
-            try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n".write(toFile: directory + "/server.ext", atomically: true, encoding: .utf8)
+            try Self.openssl([
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=syncmon test CA", "-keyout", directory + "/ca.key", "-out", directory + "/ca.pem",
+            ])
+            try Self.openssl([
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=other CA", "-keyout", directory + "/other.key", "-out", directory + "/other.pem",
+            ])
+            try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n".write(
+                toFile: directory + "/server.ext", atomically: true, encoding: .utf8)
             try "extendedKeyUsage=clientAuth\n".write(toFile: directory + "/client.ext", atomically: true, encoding: .utf8)
             for name in ["syncmon-1", "syncmon-2"] { try self.sign(name, ext: "server.ext", ca: "ca") }
             try self.sign("scraper", ext: "client.ext", ca: "ca")
@@ -37,10 +42,14 @@ struct WebConfigEndToEndTests {
 
         private func sign(_ name: String, ext: String, ca: String) throws {
             let base = self.directory + "/" + name
-            try Self.openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=\(name)",
-                "-keyout", base + ".key", "-out", base + ".csr"])
-            try Self.openssl(["x509", "-req", "-in", base + ".csr", "-CA", self.directory + "/\(ca).pem", "-CAkey", self.directory + "/\(ca).key",
-                "-set_serial", String(Int.random(in: 1...Int(Int32.max))), "-days", "2", "-extfile", self.directory + "/" + ext, "-out", base + ".crt"])
+            try Self.openssl([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=\(name)",
+                "-keyout", base + ".key", "-out", base + ".csr",
+            ])
+            try Self.openssl([
+                "x509", "-req", "-in", base + ".csr", "-CA", self.directory + "/\(ca).pem", "-CAkey", self.directory + "/\(ca).key",
+                "-set_serial", String(Int.random(in: 1...Int(Int32.max))), "-days", "2", "-extfile", self.directory + "/" + ext, "-out", base + ".crt",
+            ])
         }
 
         static func openssl(_ arguments: [String]) throws {
@@ -268,12 +277,18 @@ struct WebConfigEndToEndTests {
 
     static let badStarts: [BadStart] = [
         BadStart(name: "YAML syntax", yaml: "tls_server_config: [\n", message: "not valid YAML"),
-        BadStart(name: "unknown key", yaml: "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  ca_file: x\n", message: "line 4: unknown key ca_file"),
-        BadStart(name: "missing certificate file", yaml: "tls_server_config:\n  cert_file: absent.crt\n  key_file: server.key\n", message: "cannot read cert_file"),
+        BadStart(
+            name: "unknown key", yaml: "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  ca_file: x\n",
+            message: "line 4: unknown key ca_file"),
+        BadStart(
+            name: "missing certificate file", yaml: "tls_server_config:\n  cert_file: absent.crt\n  key_file: server.key\n", message: "cannot read cert_file"),
         BadStart(name: "not a certificate", yaml: "tls_server_config:\n  cert_file: web.yml\n  key_file: server.key\n", message: "no PEM certificate"),
-        BadStart(name: "key of another certificate", yaml: "tls_server_config:\n  cert_file: server.crt\n  key_file: ca.key\n", message: "cannot be used together"),
+        BadStart(
+            name: "key of another certificate", yaml: "tls_server_config:\n  cert_file: server.crt\n  key_file: ca.key\n", message: "cannot be used together"),
         BadStart(name: "plaintext password", yaml: "basic_auth_users:\n  alice: s3cret\n", message: "not a bcrypt hash"),
-        BadStart(name: "bad client_auth_type", yaml: "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: Yes\n", message: "invalid client_auth_type"),
+        BadStart(
+            name: "bad client_auth_type", yaml: "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: Yes\n",
+            message: "invalid client_auth_type"),
     ]
 
     @Test("a bad web configuration stops the start with exit 78, naming the file", arguments: badStarts)
@@ -306,7 +321,8 @@ struct WebConfigEndToEndTests {
             "--state-dir", directory.path("state"), "--log-target", "stderr",
         ])
         #expect(missing.status == 78)
-        #expect(missing.standardError.contains("web config \(directory.path("absent.yml")): cannot read it: No such file or directory"), "\(missing.standardError)")
+        #expect(
+            missing.standardError.contains("web config \(directory.path("absent.yml")): cannot read it: No such file or directory"), "\(missing.standardError)")
     }
 
     @Test("a real Prometheus scrapes over TLS with basic_auth and tls_config.ca_file: up is 1")

@@ -148,12 +148,16 @@ struct WebConfigurationTests {
         Bad(name: "tab indentation", yaml: "tls_server_config:\n\tcert_file: a\n", line: 2, message: "not valid YAML"),
         Bad(name: "not a mapping", yaml: "- a\n- b\n", line: 1, message: "expected a mapping of tls_server_config"),
         Bad(name: "unknown top-level key", yaml: "tls_server_config:\nbasic_auth_user:\n  a: b\n", line: 2, message: "unknown key basic_auth_user"),
-        Bad(name: "unknown TLS key", yaml: "tls_server_config:\n  cert_file: a\n  key_file: b\n  certfile: c\n", line: 4, message: "unknown key certfile in tls_server_config"),
+        Bad(
+            name: "unknown TLS key", yaml: "tls_server_config:\n  cert_file: a\n  key_file: b\n  certfile: c\n", line: 4,
+            message: "unknown key certfile in tls_server_config"),
         Bad(name: "unknown http key", yaml: "http_server_config:\n  http3: true\n", line: 2, message: "unknown key http3 in http_server_config"),
         Bad(name: "duplicate key", yaml: "basic_auth_users:\n  a: \(hash)\n  a: \(hash)\n", line: nil, message: "duplicate key a"),
         Bad(name: "missing cert", yaml: "tls_server_config:\n  key_file: b\n", line: nil, message: "missing one of cert or cert_file"),
         Bad(name: "missing key", yaml: "tls_server_config:\n  cert_file: a\n", line: nil, message: "missing one of key or key_file"),
-        Bad(name: "client auth alone", yaml: "tls_server_config:\n  client_auth_type: RequireAndVerifyClientCert\n", line: nil, message: "missing one of cert or cert_file"),
+        Bad(
+            name: "client auth alone", yaml: "tls_server_config:\n  client_auth_type: RequireAndVerifyClientCert\n", line: nil,
+            message: "missing one of cert or cert_file"),
         Bad(
             name: "cert and cert_file",
             yaml: "tls_server_config:\n  cert_file: a\n  cert: b\n  key_file: c\n",
@@ -179,24 +183,38 @@ struct WebConfigurationTests {
             line: nil,
             message: "min_version TLS13 is above max_version TLS12"
         ),
-        Bad(name: "invented cipher", yaml: "tls_server_config:\n  cipher_suites:\n    - TLS_INVENTED_CIPHER\n", line: 3, message: "cipher_suites: unknown cipher: TLS_INVENTED_CIPHER"),
+        Bad(
+            name: "invented cipher", yaml: "tls_server_config:\n  cipher_suites:\n    - TLS_INVENTED_CIPHER\n", line: 3,
+            message: "cipher_suites: unknown cipher: TLS_INVENTED_CIPHER"),
         Bad(name: "cipher_suites not a list", yaml: "tls_server_config:\n  cipher_suites: {a: b}\n", line: 2, message: "cipher_suites: expected a list"),
-        Bad(name: "invented curve", yaml: "tls_server_config:\n  curve_preferences: [CurveP999]\n", line: 2, message: "curve_preferences: unknown curve: CurveP999"),
-        Bad(name: "client_allowed_sans", yaml: "tls_server_config:\n  client_allowed_sans: [a]\n", line: 2, message: "client_allowed_sans is not supported by syncmon"),
+        Bad(
+            name: "invented curve", yaml: "tls_server_config:\n  curve_preferences: [CurveP999]\n", line: 2,
+            message: "curve_preferences: unknown curve: CurveP999"),
+        Bad(
+            name: "client_allowed_sans", yaml: "tls_server_config:\n  client_allowed_sans: [a]\n", line: 2,
+            message: "client_allowed_sans is not supported by syncmon"),
         Bad(name: "rate_limit", yaml: "rate_limit:\n  burst: 3\n", line: 1, message: "rate_limit is not supported by syncmon"),
         Bad(name: "http2 not a bool", yaml: "http_server_config:\n  http2: maybe\n", line: 2, message: "http2: expected true or false"),
-        Bad(name: "header not allowed", yaml: "http_server_config:\n  headers:\n    Server: syncmon\n", line: 3, message: "HTTP header \"Server\" can not be configured"),
+        Bad(
+            name: "header not allowed", yaml: "http_server_config:\n  headers:\n    Server: syncmon\n", line: 3,
+            message: "HTTP header \"Server\" can not be configured"),
         Bad(
             name: "header value not allowed",
             yaml: "http_server_config:\n  headers:\n    X-Frame-Options: allow\n",
             line: 3,
             message: "invalid value for X-Frame-Options: expected \"deny\" or \"sameorigin\", got \"allow\""
         ),
-        Bad(name: "plaintext password", yaml: "basic_auth_users:\n  alice: hunter2\n", line: 2, message: "basic_auth_users: the hash of alice is not a bcrypt hash"),
+        Bad(
+            name: "plaintext password", yaml: "basic_auth_users:\n  alice: hunter2\n", line: 2,
+            message: "basic_auth_users: the hash of alice is not a bcrypt hash"),
         Bad(name: "empty hash", yaml: "basic_auth_users:\n  alice:\n", line: 2, message: "the hash of alice is not a bcrypt hash"),
         Bad(name: "md5 htpasswd hash", yaml: "basic_auth_users:\n  alice: $apr1$x8T0g2Nb$DeFzGgPOVTjeG5bFUJt0G/\n", line: 2, message: "not a bcrypt hash"),
-        Bad(name: "bcrypt cost out of range", yaml: "basic_auth_users:\n  alice: $2y$03$90X8b7GcOF4u.VVPYBl8nuMkYu5N/A..KALl43NnYn/M3oNxyzKT2\n", line: 2, message: "not a bcrypt hash"),
-        Bad(name: "truncated hash", yaml: "basic_auth_users:\n  alice: $2y$10$90X8b7GcOF4u.VVPYBl8nuMkYu5N/A..KALl43NnYn/M3oNxyz\n", line: 2, message: "not a bcrypt hash"),
+        Bad(
+            name: "bcrypt cost out of range", yaml: "basic_auth_users:\n  alice: $2y$03$90X8b7GcOF4u.VVPYBl8nuMkYu5N/A..KALl43NnYn/M3oNxyzKT2\n", line: 2,
+            message: "not a bcrypt hash"),
+        Bad(
+            name: "truncated hash", yaml: "basic_auth_users:\n  alice: $2y$10$90X8b7GcOF4u.VVPYBl8nuMkYu5N/A..KALl43NnYn/M3oNxyz\n", line: 2,
+            message: "not a bcrypt hash"),
         Bad(name: "users not a mapping", yaml: "basic_auth_users:\n  - alice\n", line: 2, message: "basic_auth_users: expected a mapping"),
     ]
 

@@ -55,7 +55,8 @@ struct BlockingHTTPClientTests {
         }
         let response = try BlockingHTTPClient.get(port: server.port, path: "/api/v1/status?engine=a", headers: [("Accept", "application/json")])
         #expect(response.status == 200)
-        #expect(response.text == "GET /api/v1/status?engine=a HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\nAccept: application/json\r\n\r\n")
+        #expect(
+            response.text == "GET /api/v1/status?engine=a HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\nAccept: application/json\r\n\r\n")
     }
 
     @Test("exchange hands over every byte until the server closes")

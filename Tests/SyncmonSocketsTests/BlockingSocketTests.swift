@@ -68,10 +68,14 @@ struct BlockingSocketTests {
     @Test(
         "failures say which call failed on which address, and why",
         arguments: [
-            (SocketAddress.unix(path: "/nonexistent/syncmon/events.sock"), SocketError.Operation.connect, ENOENT,
-             "connect /nonexistent/syncmon/events.sock: No such file or directory"),
-            (.unix(path: "/tmp/" + String(repeating: "x", count: 120)), .address, ENAMETOOLONG,
-             "socket path too long (125 bytes): /tmp/" + String(repeating: "x", count: 120)),
+            (
+                SocketAddress.unix(path: "/nonexistent/syncmon/events.sock"), SocketError.Operation.connect, ENOENT,
+                "connect /nonexistent/syncmon/events.sock: No such file or directory"
+            ),
+            (
+                .unix(path: "/tmp/" + String(repeating: "x", count: 120)), .address, ENAMETOOLONG,
+                "socket path too long (125 bytes): /tmp/" + String(repeating: "x", count: 120)
+            ),
         ]
     )
     func failures(address: SocketAddress, operation: SocketError.Operation, code: Int32, message: String) {

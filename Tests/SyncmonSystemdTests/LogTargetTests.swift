@@ -19,7 +19,8 @@ struct LogTargetTests {
         var expected: LogDestination
 
         var environment: LogEnvironment {
-            LogEnvironment(journalStream: self.journalStream, standardError: self.standardError, standardErrorIsTerminal: self.terminal, journalSocketExists: self.socket)
+            LogEnvironment(
+                journalStream: self.journalStream, standardError: self.standardError, standardErrorIsTerminal: self.terminal, journalSocketExists: self.socket)
         }
 
         var testDescription: String { self.name }
@@ -31,7 +32,9 @@ struct LogTargetTests {
     static let autoCases: [Case] = [
         // Started by systemd: stderr is the journal stream it names.
         Case(name: "systemd service", journalStream: "21:1234567", standardError: pipe, terminal: false, socket: true, expected: .journald),
-        Case(name: "systemd service, native socket missing", journalStream: "21:1234567", standardError: pipe, terminal: false, socket: false, expected: .journald),
+        Case(
+            name: "systemd service, native socket missing", journalStream: "21:1234567", standardError: pipe, terminal: false, socket: false,
+            expected: .journald),
         // The case: run in a terminal on a host with journald. The terminal wins.
         Case(name: "terminal, journald on the host", journalStream: nil, standardError: tty, terminal: true, socket: true, expected: .stderr),
         Case(name: "terminal, no journald", journalStream: nil, standardError: tty, terminal: true, socket: false, expected: .stderr),
@@ -39,15 +42,21 @@ struct LogTargetTests {
         Case(name: "inherited JOURNAL_STREAM, terminal", journalStream: "21:1234567", standardError: tty, terminal: true, socket: true, expected: .stderr),
         // Same device, other inode; same inode, other device: not the stream.
         Case(name: "other inode, terminal", journalStream: "21:1234568", standardError: tty, terminal: true, socket: true, expected: .stderr),
-        Case(name: "other device, terminal", journalStream: "22:1234567", standardError: FileIdentity(device: 21, inode: 1_234_567), terminal: true, socket: true, expected: .stderr),
+        Case(
+            name: "other device, terminal", journalStream: "22:1234567", standardError: FileIdentity(device: 21, inode: 1_234_567), terminal: true,
+            socket: true, expected: .stderr),
         // Not a terminal and journald runs: another supervisor, nohup, a redirect nobody reads.
         Case(name: "pipe, journald on the host", journalStream: nil, standardError: pipe, terminal: false, socket: true, expected: .journald),
-        Case(name: "inherited JOURNAL_STREAM, pipe, journald on the host", journalStream: "9:9", standardError: pipe, terminal: false, socket: true, expected: .journald),
+        Case(
+            name: "inherited JOURNAL_STREAM, pipe, journald on the host", journalStream: "9:9", standardError: pipe, terminal: false, socket: true,
+            expected: .journald),
         Case(name: "stderr closed, journald on the host", journalStream: nil, standardError: nil, terminal: false, socket: true, expected: .journald),
         // No journald at all: a container.
         Case(name: "pipe, no journald", journalStream: nil, standardError: pipe, terminal: false, socket: false, expected: .stderr),
         Case(name: "inherited JOURNAL_STREAM, pipe, no journald", journalStream: "9:9", standardError: pipe, terminal: false, socket: false, expected: .stderr),
-        Case(name: "stderr closed, JOURNAL_STREAM set, no journald", journalStream: "21:1234567", standardError: nil, terminal: false, socket: false, expected: .stderr),
+        Case(
+            name: "stderr closed, JOURNAL_STREAM set, no journald", journalStream: "21:1234567", standardError: nil, terminal: false, socket: false,
+            expected: .stderr),
         // Values systemd never writes match nothing.
         Case(name: "empty JOURNAL_STREAM", journalStream: "", standardError: pipe, terminal: false, socket: false, expected: .stderr),
         Case(name: "garbage JOURNAL_STREAM", journalStream: "21:1234567:0", standardError: pipe, terminal: false, socket: false, expected: .stderr),

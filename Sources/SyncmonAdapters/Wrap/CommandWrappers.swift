@@ -27,8 +27,10 @@ public enum CommandWrappers {
     static let syntaxes: [String: Syntax] = [
         "sudo": Syntax(
             shortWithValue: ["u", "g", "C", "D", "h", "p", "r", "t", "T", "U", "R"],
-            longWithValue: ["--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type",
-                            "--command-timeout", "--other-user", "--chroot"],
+            longWithValue: [
+                "--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type",
+                "--command-timeout", "--other-user", "--chroot",
+            ],
             assignments: true,
             noCommand: ["-e", "--edit", "-l", "--list", "-v", "--validate", "-V", "--version", "-K", "--remove-timestamp"]
         ),
@@ -54,10 +56,12 @@ public enum CommandWrappers {
         ),
         "systemd-run": Syntax(
             shortWithValue: ["u", "p", "E", "M", "H"],
-            longWithValue: ["--unit", "--property", "--description", "--slice", "--setenv", "--uid", "--gid", "--nice",
-                            "--working-directory", "--machine", "--host", "--service-type", "--on-active", "--on-boot",
-                            "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
-                            "--path-property", "--socket-property"],
+            longWithValue: [
+                "--unit", "--property", "--description", "--slice", "--setenv", "--uid", "--gid", "--nice",
+                "--working-directory", "--machine", "--host", "--service-type", "--on-active", "--on-boot",
+                "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
+                "--path-property", "--socket-property",
+            ],
             noCommand: ["-S", "--shell"]
         ),
         "systemd-inhibit": Syntax(longWithValue: ["--what", "--who", "--why", "--mode"], noCommand: ["--list"]),
@@ -69,8 +73,10 @@ public enum CommandWrappers {
         ),
         "timeout": Syntax(shortWithValue: ["k", "s"], longWithValue: ["--kill-after", "--signal"], positionals: 1),
         "setpriv": Syntax(
-            longWithValue: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits",
-                            "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule"],
+            longWithValue: [
+                "--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits",
+                "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule",
+            ],
             noCommand: ["-d", "--dump"]
         ),
         "runuser": Syntax(

@@ -133,7 +133,8 @@ public struct ResticProgressParser: ToolOutputParser {
             let text = String(value ?? 0)
             return String(repeating: " ", count: max(0, 5 - text.count)) + text
         }
-        let processed = message.total_files_processed
+        let processed =
+            message.total_files_processed
             ?? (message.files_new ?? 0).addingSaturated(message.files_changed ?? 0).addingSaturated(message.files_unmodified ?? 0)
         var lines = [
             "Files:       \(count(message.files_new)) new, \(count(message.files_changed)) changed, \(count(message.files_unmodified)) unmodified",

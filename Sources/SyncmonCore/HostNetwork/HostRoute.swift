@@ -85,7 +85,9 @@ public struct HostRoute: Hashable, Sendable {
 
     public var slot: Slot {
         // Bits beyond the prefix do not make another route: compare the masked first byte.
-        Slot(family: self.family, table: self.table, destination: self.maskedDestination, prefixLength: self.prefixLength, tos: self.tos, priority: self.priority)
+        Slot(
+            family: self.family, table: self.table, destination: self.maskedDestination, prefixLength: self.prefixLength, tos: self.tos, priority: self.priority
+        )
     }
 
     public var key: Key {

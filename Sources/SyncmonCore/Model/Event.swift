@@ -169,56 +169,47 @@ public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConv
         func matches(_ literal: StaticString) -> Bool { InlineName.bytes(name, equal: literal) }
         switch name.count {
         case 5:
-            if matches("error") { self = .error }
-            else { return nil }
+            if matches("error") { self = .error } else { return nil }
         case 8:
-            if matches("runEnded") { self = .runEnded }
-            else { return nil }
+            if matches("runEnded") { self = .runEnded } else { return nil }
         case 9:
-            if matches("heartbeat") { self = .heartbeat }
-            else { return nil }
+            if matches("heartbeat") { self = .heartbeat } else { return nil }
         case 10:
-            if matches("runStarted") { self = .runStarted }
-            else { return nil }
+            if matches("runStarted") { self = .runStarted } else { return nil }
         case 11:
-            if matches("stateUpdate") { self = .stateUpdate }
-            else { return nil }
+            if matches("stateUpdate") { self = .stateUpdate } else { return nil }
         case 13:
-            if matches("accountChange") { self = .accountChange }
-            else if matches("accountStatus") { self = .accountStatus }
-            else if matches("networkStatus") { self = .networkStatus }
-            else if matches("engineStarted") { self = .engineStarted }
-            else if matches("engineStopped") { self = .engineStopped }
-            else { return nil }
+            if matches("accountChange") {
+                self = .accountChange
+            } else if matches("accountStatus") {
+                self = .accountStatus
+            } else if matches("networkStatus") {
+                self = .networkStatus
+            } else if matches("engineStarted") {
+                self = .engineStarted
+            } else if matches("engineStopped") {
+                self = .engineStopped
+            } else {
+                return nil
+            }
         case 14:
-            if matches("didSendChanges") { self = .didSendChanges }
-            else if matches("containerEvent") { self = .containerEvent }
-            else { return nil }
+            if matches("didSendChanges") { self = .didSendChanges } else if matches("containerEvent") { self = .containerEvent } else { return nil }
         case 15:
-            if matches("didFetchChanges") { self = .didFetchChanges }
-            else if matches("willSendChanges") { self = .willSendChanges }
-            else { return nil }
+            if matches("didFetchChanges") { self = .didFetchChanges } else if matches("willSendChanges") { self = .willSendChanges } else { return nil }
         case 16:
-            if matches("willFetchChanges") { self = .willFetchChanges }
-            else { return nil }
+            if matches("willFetchChanges") { self = .willFetchChanges } else { return nil }
         case 19:
-            if matches("sentDatabaseChanges") { self = .sentDatabaseChanges }
-            else { return nil }
+            if matches("sentDatabaseChanges") { self = .sentDatabaseChanges } else { return nil }
         case 21:
-            if matches("sentRecordZoneChanges") { self = .sentRecordZoneChanges }
-            else { return nil }
+            if matches("sentRecordZoneChanges") { self = .sentRecordZoneChanges } else { return nil }
         case 22:
-            if matches("fetchedDatabaseChanges") { self = .fetchedDatabaseChanges }
-            else { return nil }
+            if matches("fetchedDatabaseChanges") { self = .fetchedDatabaseChanges } else { return nil }
         case 24:
-            if matches("fetchedRecordZoneChanges") { self = .fetchedRecordZoneChanges }
-            else { return nil }
+            if matches("fetchedRecordZoneChanges") { self = .fetchedRecordZoneChanges } else { return nil }
         case 25:
-            if matches("didFetchRecordZoneChanges") { self = .didFetchRecordZoneChanges }
-            else { return nil }
+            if matches("didFetchRecordZoneChanges") { self = .didFetchRecordZoneChanges } else { return nil }
         case 26:
-            if matches("willFetchRecordZoneChanges") { self = .willFetchRecordZoneChanges }
-            else { return nil }
+            if matches("willFetchRecordZoneChanges") { self = .willFetchRecordZoneChanges } else { return nil }
         default: return nil
         }
     }

@@ -37,7 +37,9 @@ public struct ErrorCodeTally: Sendable, Equatable {
             (0..<used).first { labels[$0] == label.index }
         }
         if let slot {
-            withUnsafeMutableBytes(of: &self.counts) { $0.storeBytes(of: $0.load(fromByteOffset: slot * 4, as: UInt32.self) &+ count, toByteOffset: slot * 4, as: UInt32.self) }
+            withUnsafeMutableBytes(of: &self.counts) {
+                $0.storeBytes(of: $0.load(fromByteOffset: slot * 4, as: UInt32.self) &+ count, toByteOffset: slot * 4, as: UInt32.self)
+            }
             return
         }
         if used == Self.capacity {
@@ -55,7 +57,9 @@ public struct ErrorCodeTally: Sendable, Equatable {
     private mutating func add(_ other: ErrorCodeLabel, count: UInt32, replacingLast: Bool) {
         let last = Self.capacity - 1
         withUnsafeMutableBytes(of: &self.labels) { $0[last] = other.index }
-        withUnsafeMutableBytes(of: &self.counts) { $0.storeBytes(of: $0.load(fromByteOffset: last * 4, as: UInt32.self) &+ count, toByteOffset: last * 4, as: UInt32.self) }
+        withUnsafeMutableBytes(of: &self.counts) {
+            $0.storeBytes(of: $0.load(fromByteOffset: last * 4, as: UInt32.self) &+ count, toByteOffset: last * 4, as: UInt32.self)
+        }
     }
 
     /// Each label with its count, in first-seen order.

@@ -84,7 +84,8 @@ extension StatusRow: Codable {
         let engineText = try container.decode(String.self, forKey: .engine)
         let databaseText = try container.decode(String.self, forKey: .database)
         guard let engine = InlineName(engineText), let database = Database(databaseText) else {
-            throw DecodingError.dataCorruptedError(forKey: .engine, in: container, debugDescription: "not an engine/database pair: \(engineText)/\(databaseText)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .engine, in: container, debugDescription: "not an engine/database pair: \(engineText)/\(databaseText)")
         }
         // Reasons a newer daemon may add are skipped rather than refused.
         let stalled = try container.decode([String].self, forKey: .stalled)

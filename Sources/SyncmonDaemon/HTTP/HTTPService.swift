@@ -3,8 +3,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import Synchronization
 import ServiceLifecycle
+import Synchronization
 import SyncmonCore
 
 #if canImport(Glibc)

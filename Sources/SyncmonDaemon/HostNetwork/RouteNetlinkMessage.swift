@@ -46,11 +46,12 @@ enum RouteNetlinkParser {
             guard length >= headerSize, length <= datagram.count - offset else { return nil }
             let body = UnsafeRawBufferPointer(rebasing: datagram[(offset + headerSize)..<(offset + length)])
             guard let message = Self.message(type: header.nlmsg_type, flags: header.nlmsg_flags, body: body) else { return nil }
-            messages.append(RouteNetlinkEnvelope(
-                message: message,
-                sequence: header.nlmsg_seq,
-                dumpInterrupted: Int32(header.nlmsg_flags) & NLM_F_DUMP_INTR != 0
-            ))
+            messages.append(
+                RouteNetlinkEnvelope(
+                    message: message,
+                    sequence: header.nlmsg_seq,
+                    dumpInterrupted: Int32(header.nlmsg_flags) & NLM_F_DUMP_INTR != 0
+                ))
             offset += Self.align(length)
         }
         return messages

@@ -192,7 +192,9 @@ public struct MetricsRenderer: Sendable {
             writer.family(Families.phaseState)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    writer.stateSet(Families.phaseState, labels: labels[index], extra: Labels.phases[phase.rawValue], active: pairs[index].value.stateName(of: phase).rawValue)
+                    writer.stateSet(
+                        Families.phaseState, labels: labels[index], extra: Labels.phases[phase.rawValue],
+                        active: pairs[index].value.stateName(of: phase).rawValue)
                 }
             }
             writer.family(Families.lastStart)
@@ -215,7 +217,8 @@ public struct MetricsRenderer: Sendable {
             for index in pairs.indices {
                 for phase in Phase.allCases {
                     let histogram = pairs[index].value.durations(of: phase)
-                    writer.histogram(Families.duration, labels: labels[index], extra: Labels.phases[phase.rawValue], bucketCounts: histogram.counts, sum: histogram.sum)
+                    writer.histogram(
+                        Families.duration, labels: labels[index], extra: Labels.phases[phase.rawValue], bucketCounts: histogram.counts, sum: histogram.sum)
                 }
             }
             writer.family(Families.runs)
@@ -227,7 +230,8 @@ public struct MetricsRenderer: Sendable {
             writer.family(Families.failures)
             for index in pairs.indices {
                 for phase in Phase.allCases {
-                    writer.sample(Families.failures, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).failures)
+                    writer.sample(
+                        Families.failures, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).failures)
                 }
             }
             writer.family(Families.stalled)
@@ -270,7 +274,9 @@ public struct MetricsRenderer: Sendable {
             writer.family(Families.accountChanges)
             for index in pairs.indices {
                 for change in AccountChangeType.allCases {
-                    writer.sample(Families.accountChanges, labels: labels[index], extra: Labels.accountChanges[change.rawValue], value: pairs[index].value.accountChanges[change.rawValue])
+                    writer.sample(
+                        Families.accountChanges, labels: labels[index], extra: Labels.accountChanges[change.rawValue],
+                        value: pairs[index].value.accountChanges[change.rawValue])
                 }
             }
             writer.family(Families.up)
@@ -281,7 +287,9 @@ public struct MetricsRenderer: Sendable {
 
         writer.family(Families.received)
         for transport in Transport.allCases {
-            writer.sample(Families.received, labels: Labels.transports[transport.rawValue], value: received.indices.contains(transport.rawValue) ? received[transport.rawValue] : 0)
+            writer.sample(
+                Families.received, labels: Labels.transports[transport.rawValue],
+                value: received.indices.contains(transport.rawValue) ? received[transport.rawValue] : 0)
         }
         writer.family(Families.rejected)
         for reason in RejectionReason.allCases {

@@ -1,9 +1,9 @@
 import FoundationEssentials
+import SyncmonCore
 
 #if canImport(Glibc)
 import Glibc
 #endif
-import SyncmonCore
 
 /// The persisted state (docs/operations.md#systemd): every pair's state, written atomically (write, fsync, rename,
 /// fsync the directory) so that a crash leaves either the old file or the new one, never half.

@@ -126,7 +126,11 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         if url.hasPrefix("file:") {
             var path = String(url.dropFirst("file:".count))
             // file:///path (empty authority) and file://localhost/path are the same as file:/path.
-            if path.hasPrefix("//localhost/") { path = String(path.dropFirst("//localhost".count)) } else if path.hasPrefix("//") { path = String(path.dropFirst(2)) }
+            if path.hasPrefix("//localhost/") {
+                path = String(path.dropFirst("//localhost".count))
+            } else if path.hasPrefix("//") {
+                path = String(path.dropFirst(2))
+            }
             guard path.hasPrefix("/"), path.count > 1 else { throw fail("a file: source needs an absolute path (file:/var/log/engine/events.jsonl)") }
             guard !path.hasSuffix("/") else { throw fail("a file: source names a file, not a directory") }
             return .file(path: Self.percentDecoded(path))

@@ -90,7 +90,8 @@ struct StreamConnection: Sendable {
             if let lastEventID { headers.add(name: "Last-Event-ID", value: lastEventID) }
             let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: resume.requestTarget(for: target), headers: headers)
             let isResumed = lastEventID != nil
-            bootstrap = bootstrap
+            bootstrap =
+                bootstrap
                 // A peer that vanished without a FIN (host down, NAT state lost) is noticed in
                 // about two minutes, not the kernel's default two hours.
                 .channelOption(.socketOption(.so_keepalive), value: 1)

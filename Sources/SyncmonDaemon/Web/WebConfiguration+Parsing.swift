@@ -111,7 +111,8 @@ extension WebConfiguration {
         guard let certificate else { throw ParseError(line: line, "tls_server_config: missing one of cert or cert_file") }
         guard let key else { throw ParseError(line: line, "tls_server_config: missing one of key or key_file") }
         if clientCA != nil, clientAuth == .none || clientAuth == .request {
-            throw ParseError(line: line, "tls_server_config: a client CA is set but client_auth_type does not verify client certificates (use RequireAndVerifyClientCert)")
+            throw ParseError(
+                line: line, "tls_server_config: a client CA is set but client_auth_type does not verify client certificates (use RequireAndVerifyClientCert)")
         }
         guard minimum <= maximum else {
             throw ParseError(line: line, "tls_server_config: min_version \(minimum.rawValue) is above max_version \(maximum.rawValue)")
@@ -183,7 +184,9 @@ extension WebConfiguration {
     private static func mapping(_ node: Node, in section: String?) throws(ParseError) -> [(key: Node, value: Node)] {
         if Self.isNull(node) { return [] }
         guard case .mapping(let mapping) = node else {
-            throw ParseError(line: node.mark?.line, section.map { "\($0): expected a mapping of key: value" } ?? "expected a mapping of tls_server_config, http_server_config and basic_auth_users")
+            throw ParseError(
+                line: node.mark?.line,
+                section.map { "\($0): expected a mapping of key: value" } ?? "expected a mapping of tls_server_config, http_server_config and basic_auth_users")
         }
         return Array(mapping)
     }

@@ -74,10 +74,11 @@ struct CommandWrappersTests {
 
     @Test("the documented list of wrappers")
     func names() {
-        #expect(CommandWrappers.names == [
-            "chrt", "doas", "env", "flock", "ionice", "nice", "nocache", "nohup", "runuser", "setpriv", "setsid", "stdbuf", "sudo",
-            "systemd-inhibit", "systemd-run", "taskset", "time", "timeout", "trickle",
-        ])
+        #expect(
+            CommandWrappers.names == [
+                "chrt", "doas", "env", "flock", "ionice", "nice", "nocache", "nohup", "runuser", "setpriv", "setsid", "stdbuf", "sudo",
+                "systemd-inhibit", "systemd-run", "taskset", "time", "timeout", "trickle",
+            ])
     }
 
     /// Words split on spaces, single quotes keeping a string together.

@@ -85,10 +85,12 @@ struct ExitStatusTableTests {
 
     @Test("the message: the tool's last words when it had any, else the status and its meaning")
     func messages() {
-        #expect(ExitStatusTable.outcome(of: .exited(3), tool: .rclone, program: "rclone", lastError: nil).message
-            == "rclone exited with status 3: directory not found")
-        #expect(ExitStatusTable.outcome(of: .exited(3), tool: .rclone, program: "rclone", lastError: "Failed to sync: directory not found").message
-            == "Failed to sync: directory not found")
+        #expect(
+            ExitStatusTable.outcome(of: .exited(3), tool: .rclone, program: "rclone", lastError: nil).message
+                == "rclone exited with status 3: directory not found")
+        #expect(
+            ExitStatusTable.outcome(of: .exited(3), tool: .rclone, program: "rclone", lastError: "Failed to sync: directory not found").message
+                == "Failed to sync: directory not found")
         #expect(ExitStatusTable.outcome(of: .exited(2), tool: nil, program: "borg", lastError: nil).message == "borg exited with status 2")
         #expect(ExitStatusTable.outcome(of: .signalled(9), tool: nil, program: "borg", lastError: nil).message == "borg was killed by SIGKILL")
     }

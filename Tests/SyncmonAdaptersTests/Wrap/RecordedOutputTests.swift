@@ -29,45 +29,61 @@ struct RecordedOutputTests {
     static let rsyncOwned = OutputOwnership(rsyncProgress: true)
 
     static let cases: [Case] = [
-        Case(recording: Recording(name: "rclone-sync", tool: .rclone, output: rcloneOwned, exitStatus: 0),
-             progressReports: 5, files: 3, problems: [], lastError: nil, outcome: nil),
-        Case(recording: Recording(name: "rclone-missing-directory", tool: .rclone, output: rcloneOwned, exitStatus: 3),
-             progressReports: 0, files: 0,
-             problems: [.itemFailed, .itemFailed, .itemFailed, .attemptFailed, .itemFailed, .itemFailed, .itemFailed, .attemptFailed,
-                        .itemFailed, .itemFailed, .itemFailed, .attemptFailed],
-             lastError: "Failed to sync: directory not found", outcome: "directoryNotFound", outcomeClass: .actionable),
-        Case(recording: Recording(name: "rclone-refused", tool: .rclone, output: rcloneOwned, exitStatus: 1),
-             progressReports: 0, files: 0, problems: [],
-             lastError: "Failed to create file system for \":webdav:dst\"", outcome: "usageError", outcomeClass: .actionable),
-        Case(recording: Recording(name: "rclone-retry", tool: .rclone, output: rcloneOwned, exitStatus: 0),
-             progressReports: 4, files: 3,
-             problems: [.itemFailed, .itemFailed, .itemFailed, .itemFailed, .attemptFailed, .itemFailed, .itemFailed, .itemFailed, .attemptFailed],
-             lastError: "Attempt 2/3 failed", outcome: nil),
-        Case(recording: Recording(name: "restic-backup", tool: .restic, output: resticOwned, exitStatus: 0),
-             progressReports: 2, files: 6, problems: [], lastError: nil, outcome: nil),
-        Case(recording: Recording(name: "restic-retry", tool: .restic, output: resticOwned, exitStatus: 0),
-             progressReports: 2, files: 4, problems: [.backendRetry, .backendRetry, .backendRetry, .backendRetry], lastError: nil, outcome: nil),
-        Case(recording: Recording(name: "restic-unreadable", tool: .restic, output: resticOwned, exitStatus: 3),
-             progressReports: 1, files: 0, problems: [.itemFailed, .itemFailed, .itemFailed],
-             lastError: "Warning: at least one source file could not be read", outcome: "incompleteSnapshot", outcomeClass: .actionable),
-        Case(recording: Recording(name: "restic-wrong-password", tool: .restic, output: resticOwned, exitStatus: 1),
-             progressReports: 0, files: 0, problems: [],
-             lastError: "Fatal: wrong password or no key found", outcome: "fatal", outcomeClass: .actionable),
-        Case(recording: Recording(name: "rsync-transfer", tool: .rsync, output: rsyncOwned, exitStatus: 0),
-             progressReports: 8, files: 3, problems: [], lastError: nil, outcome: nil),
-        Case(recording: Recording(name: "rsync-unknown-module", tool: .rsync, output: rsyncOwned, exitStatus: 5),
-             progressReports: 0, files: 0, problems: [],
-             lastError: "@ERROR: Unknown module 'nomodule'", outcome: "clientServerProtocolError", outcomeClass: .actionable),
-        Case(recording: Recording(name: "rsync-missing-source", tool: .rsync, output: rsyncOwned, exitStatus: 23),
-             progressReports: 0, files: 0, problems: [.itemFailed],
-             lastError: "rsync: [sender] change_dir \"/nonexistent/photos\" failed: No such file or directory (2); rsync error: some files/attrs were not transferred",
-             outcome: "partialTransfer", outcomeClass: .actionable),
-        Case(recording: Recording(name: "rsync-verbose-progress", tool: .rsync, output: OutputOwnership(), exitStatus: 0),
-             progressReports: 8, files: 3, problems: [], lastError: nil, outcome: nil),
-        Case(recording: Recording(name: "rsync-refused", tool: .rsync, output: rsyncOwned, exitStatus: 10),
-             progressReports: 0, files: 0, problems: [.itemFailed],
-             lastError: "rsync: [sender] failed to connect to 127.0.0.1 (127.0.0.1): Connection refused (111); rsync error: error in socket IO (code 10)",
-             outcome: "socketIOError", outcomeClass: .transient),
+        Case(
+            recording: Recording(name: "rclone-sync", tool: .rclone, output: rcloneOwned, exitStatus: 0),
+            progressReports: 5, files: 3, problems: [], lastError: nil, outcome: nil),
+        Case(
+            recording: Recording(name: "rclone-missing-directory", tool: .rclone, output: rcloneOwned, exitStatus: 3),
+            progressReports: 0, files: 0,
+            problems: [
+                .itemFailed, .itemFailed, .itemFailed, .attemptFailed, .itemFailed, .itemFailed, .itemFailed, .attemptFailed,
+                .itemFailed, .itemFailed, .itemFailed, .attemptFailed,
+            ],
+            lastError: "Failed to sync: directory not found", outcome: "directoryNotFound", outcomeClass: .actionable),
+        Case(
+            recording: Recording(name: "rclone-refused", tool: .rclone, output: rcloneOwned, exitStatus: 1),
+            progressReports: 0, files: 0, problems: [],
+            lastError: "Failed to create file system for \":webdav:dst\"", outcome: "usageError", outcomeClass: .actionable),
+        Case(
+            recording: Recording(name: "rclone-retry", tool: .rclone, output: rcloneOwned, exitStatus: 0),
+            progressReports: 4, files: 3,
+            problems: [.itemFailed, .itemFailed, .itemFailed, .itemFailed, .attemptFailed, .itemFailed, .itemFailed, .itemFailed, .attemptFailed],
+            lastError: "Attempt 2/3 failed", outcome: nil),
+        Case(
+            recording: Recording(name: "restic-backup", tool: .restic, output: resticOwned, exitStatus: 0),
+            progressReports: 2, files: 6, problems: [], lastError: nil, outcome: nil),
+        Case(
+            recording: Recording(name: "restic-retry", tool: .restic, output: resticOwned, exitStatus: 0),
+            progressReports: 2, files: 4, problems: [.backendRetry, .backendRetry, .backendRetry, .backendRetry], lastError: nil, outcome: nil),
+        Case(
+            recording: Recording(name: "restic-unreadable", tool: .restic, output: resticOwned, exitStatus: 3),
+            progressReports: 1, files: 0, problems: [.itemFailed, .itemFailed, .itemFailed],
+            lastError: "Warning: at least one source file could not be read", outcome: "incompleteSnapshot", outcomeClass: .actionable),
+        Case(
+            recording: Recording(name: "restic-wrong-password", tool: .restic, output: resticOwned, exitStatus: 1),
+            progressReports: 0, files: 0, problems: [],
+            lastError: "Fatal: wrong password or no key found", outcome: "fatal", outcomeClass: .actionable),
+        Case(
+            recording: Recording(name: "rsync-transfer", tool: .rsync, output: rsyncOwned, exitStatus: 0),
+            progressReports: 8, files: 3, problems: [], lastError: nil, outcome: nil),
+        Case(
+            recording: Recording(name: "rsync-unknown-module", tool: .rsync, output: rsyncOwned, exitStatus: 5),
+            progressReports: 0, files: 0, problems: [],
+            lastError: "@ERROR: Unknown module 'nomodule'", outcome: "clientServerProtocolError", outcomeClass: .actionable),
+        Case(
+            recording: Recording(name: "rsync-missing-source", tool: .rsync, output: rsyncOwned, exitStatus: 23),
+            progressReports: 0, files: 0, problems: [.itemFailed],
+            lastError:
+                "rsync: [sender] change_dir \"/nonexistent/photos\" failed: No such file or directory (2); rsync error: some files/attrs were not transferred",
+            outcome: "partialTransfer", outcomeClass: .actionable),
+        Case(
+            recording: Recording(name: "rsync-verbose-progress", tool: .rsync, output: OutputOwnership(), exitStatus: 0),
+            progressReports: 8, files: 3, problems: [], lastError: nil, outcome: nil),
+        Case(
+            recording: Recording(name: "rsync-refused", tool: .rsync, output: rsyncOwned, exitStatus: 10),
+            progressReports: 0, files: 0, problems: [.itemFailed],
+            lastError: "rsync: [sender] failed to connect to 127.0.0.1 (127.0.0.1): Connection refused (111); rsync error: error in socket IO (code 10)",
+            outcome: "socketIOError", outcomeClass: .transient),
     ]
 
     @Test("progress, problems, message and outcome", arguments: cases)
@@ -122,19 +138,23 @@ struct RecordedOutputTests {
     func resticDisplay() {
         let backup = Recording(name: "restic-backup", tool: .restic, output: Self.resticOwned, exitStatus: 0).read()
         #expect(backup.displays(.standardOutput).filter { $0 == .hidden }.count == 4)
-        #expect(backup.displays(.standardOutput).last == .replaced("""
-            Files:           6 new,     0 changed,     0 unmodified
-            Dirs:            1 new,     0 changed,     0 unmodified
-            Added to the repository: 28.614 MiB
-            processed 6 files, 28.610 MiB in 0:06
-            snapshot 04e6b0d4 saved
-            """))
+        #expect(
+            backup.displays(.standardOutput).last
+                == .replaced(
+                    """
+                    Files:           6 new,     0 changed,     0 unmodified
+                    Dirs:            1 new,     0 changed,     0 unmodified
+                    Added to the repository: 28.614 MiB
+                    processed 6 files, 28.610 MiB in 0:06
+                    snapshot 04e6b0d4 saved
+                    """))
         let unreadable = Recording(name: "restic-unreadable", tool: .restic, output: Self.resticOwned, exitStatus: 3).read()
-        #expect(unreadable.displays(.standardError).prefix(3) == [
-            .replaced("error: /tmp/wraplab/rec/src2/d (during scan)"),
-            .replaced("error: src2/d (during archival)"),
-            .replaced("error: /tmp/wraplab/rec/src2/secret.txt (during archival): open src2/secret.txt (errno 13)"),
-        ])
+        #expect(
+            unreadable.displays(.standardError).prefix(3) == [
+                .replaced("error: /tmp/wraplab/rec/src2/d (during scan)"),
+                .replaced("error: src2/d (during archival)"),
+                .replaced("error: /tmp/wraplab/rec/src2/secret.txt (during archival): open src2/secret.txt (errno 13)"),
+            ])
         // restic 0.14 writes the error itself as {}: the problem still names the item.
         #expect(unreadable.problems.first?.message == "error: /tmp/wraplab/rec/src2/d (during scan)")
         #expect(unreadable.displays(.standardError).last == .unchanged)

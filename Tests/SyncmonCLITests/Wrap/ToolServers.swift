@@ -18,11 +18,12 @@ enum RealTools {
     /// The path of `tool`; a missing tool fails the test under CI (scripts/test.sh installs
     /// them with scripts/install-deps.sh --test) and skips it elsewhere.
     static func require(_ tool: String) throws -> String {
-        let path: String? = switch tool {
-        case "rclone": Self.rclone
-        case "restic": Self.restic
-        default: Self.rsync
-        }
+        let path: String? =
+            switch tool {
+            case "rclone": Self.rclone
+            case "restic": Self.restic
+            default: Self.rsync
+            }
         if let path { return path }
         if ExternalCommand.isCI {
             Issue.record("\(tool) is required when CI is set: scripts/install-deps.sh --test")
@@ -35,8 +36,9 @@ enum RealTools {
     static func webdav(serving directory: String, in test: TemporaryDirectory) async throws -> (BackgroundProcess, String) {
         let rclone = try self.require("rclone")
         let port = try FreePort.next()
-        let server = try BackgroundProcess(rclone, ["serve", "webdav", directory, "--addr", "127.0.0.1:\(port)", "--config", self.emptyConfig(in: test)],
-                                           name: "webdav", in: test)
+        let server = try BackgroundProcess(
+            rclone, ["serve", "webdav", directory, "--addr", "127.0.0.1:\(port)", "--config", self.emptyConfig(in: test)],
+            name: "webdav", in: test)
         try await self.waitForPort(port, server)
         return (server, "http://127.0.0.1:\(port)")
     }
@@ -48,8 +50,9 @@ enum RealTools {
         let restic = try self.require("restic")
         let port = try FreePort.next()
         try FileManager.default.createDirectory(atPath: test.path("restic-store"), withIntermediateDirectories: true)
-        let server = try BackgroundProcess(rclone, ["serve", "restic", test.path("restic-store"), "--addr", "127.0.0.1:\(port)", "--config", self.emptyConfig(in: test)],
-                                           name: "rest-server", in: test)
+        let server = try BackgroundProcess(
+            rclone, ["serve", "restic", test.path("restic-store"), "--addr", "127.0.0.1:\(port)", "--config", self.emptyConfig(in: test)],
+            name: "rest-server", in: test)
         try await self.waitForPort(port, server)
         let repository = "rest:http://127.0.0.1:\(port)/repo"
         let initialised = try ExternalCommand.run(restic, ["-r", repository, "init"], environment: self.resticEnvironment(test))
@@ -81,7 +84,11 @@ enum RealTools {
             """
         try configuration.write(toFile: test.path("rsyncd.conf"), atomically: true, encoding: .utf8)
         let server = try BackgroundProcess(
-            rsync, ["--daemon", "--no-detach", "--config=\(test.path("rsyncd.conf"))", "--address=127.0.0.1", "--port=\(port)", "--log-file=\(test.path("rsyncd.log"))"],
+            rsync,
+            [
+                "--daemon", "--no-detach", "--config=\(test.path("rsyncd.conf"))", "--address=127.0.0.1", "--port=\(port)",
+                "--log-file=\(test.path("rsyncd.log"))",
+            ],
             name: "rsyncd", in: test
         )
         try await self.waitForPort(port, server)

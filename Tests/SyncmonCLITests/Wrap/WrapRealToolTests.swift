@@ -36,14 +36,17 @@ struct WrapRealToolTests {
             let (server, url) = try await RealTools.webdav(serving: test.path("webdav"), in: test)
             // --stats 1s: the default 5 s between stats lines would be longer than the 3 s
             // threshold of this test (wrap keeps a --stats the command already has).
-            return Job(server: server, command: [
-                try RealTools.require("rclone"), "sync", source, ":webdav:backup", "--webdav-url", url,
-                "--config", RealTools.emptyConfig(in: test), "--bwlimit", "8M", "--stats", "1s",
-            ])
+            return Job(
+                server: server,
+                command: [
+                    try RealTools.require("rclone"), "sync", source, ":webdav:backup", "--webdav-url", url,
+                    "--config", RealTools.emptyConfig(in: test), "--bwlimit", "8M", "--stats", "1s",
+                ])
         case .restic:
             let (server, repository) = try await RealTools.resticServer(in: test)
-            return Job(server: server, command: [try RealTools.require("restic"), "-r", repository, "backup", "--limit-upload", "8192", source],
-                       environment: RealTools.resticEnvironment(test))
+            return Job(
+                server: server, command: [try RealTools.require("restic"), "-r", repository, "backup", "--limit-upload", "8192", source],
+                environment: RealTools.resticEnvironment(test))
         case .rsync:
             let (server, url) = try await RealTools.rsyncDaemon(in: test)
             return Job(server: server, command: [try RealTools.require("rsync"), "-a", "--bwlimit=8192", source + "/", url])
@@ -51,8 +54,10 @@ struct WrapRealToolTests {
     }
 
     /// `syncmon wrap --engine ENGINE --phase export -- COMMAND` against `daemon`.
-    static func wrap(_ engine: String, _ command: [String], daemon: DaemonProcess, in test: TemporaryDirectory, environment: [String: String] = [:],
-                     options: [String] = []) throws -> BackgroundProcess {
+    static func wrap(
+        _ engine: String, _ command: [String], daemon: DaemonProcess, in test: TemporaryDirectory, environment: [String: String] = [:],
+        options: [String] = []
+    ) throws -> BackgroundProcess {
         try BackgroundProcess(
             SyncmonProcess.binaryPath,
             ["wrap", "--events-socket", daemon.eventsSocket, "--engine", engine, "--phase", "export"] + options + ["--"] + command,
@@ -175,14 +180,22 @@ struct WrapRealToolTests {
             var output: String
         }
         let cases = [
-            Failure(engine: "rclone-nodir", command: [try RealTools.require("rclone"), "sync", test.path("missing"), ":webdav:backup", "--webdav-url", webdavURL,
-                                                      "--config", RealTools.emptyConfig(in: test), "--retries", "1"],
-                    status: 3, code: "directoryNotFound", errorClass: "actionable", output: "ERROR : Local file system at \(test.path("missing")): error reading source root directory: directory not found"),
-            Failure(engine: "restic-password", command: [try RealTools.require("restic"), "-r", repository, "backup", test.path("source")],
-                    environment: RealTools.resticEnvironment(test, password: "wrong"), status: 1, code: "fatal", errorClass: "actionable",
-                    output: "Fatal: wrong password or no key found"),
-            Failure(engine: "rsync-module", command: [try RealTools.require("rsync"), "-a", test.path("source") + "/", module.replacing("/mod/", with: "/nomodule/")],
-                    status: 5, code: "clientServerProtocolError", errorClass: "actionable", output: "@ERROR: Unknown module 'nomodule'"),
+            Failure(
+                engine: "rclone-nodir",
+                command: [
+                    try RealTools.require("rclone"), "sync", test.path("missing"), ":webdav:backup", "--webdav-url", webdavURL,
+                    "--config", RealTools.emptyConfig(in: test), "--retries", "1",
+                ],
+                status: 3, code: "directoryNotFound", errorClass: "actionable",
+                output: "ERROR : Local file system at \(test.path("missing")): error reading source root directory: directory not found"),
+            Failure(
+                engine: "restic-password", command: [try RealTools.require("restic"), "-r", repository, "backup", test.path("source")],
+                environment: RealTools.resticEnvironment(test, password: "wrong"), status: 1, code: "fatal", errorClass: "actionable",
+                output: "Fatal: wrong password or no key found"),
+            Failure(
+                engine: "rsync-module",
+                command: [try RealTools.require("rsync"), "-a", test.path("source") + "/", module.replacing("/mod/", with: "/nomodule/")],
+                status: 5, code: "clientServerProtocolError", errorClass: "actionable", output: "@ERROR: Unknown module 'nomodule'"),
         ]
         for failure in cases {
             let wrap = try Self.wrap(failure.engine, failure.command, daemon: daemon, in: test, environment: failure.environment)

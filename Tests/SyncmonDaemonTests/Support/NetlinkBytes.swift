@@ -42,7 +42,9 @@ enum NetlinkBytes {
     }
 
     /// `rtmsg` (family, dst_len, src_len, tos, table, protocol, scope, type, flags) + attributes.
-    static func route(family: UInt8 = inet, prefixLength: UInt8 = 0, tos: UInt8 = 0, table: UInt8 = 254, type: UInt8 = unicast, _ attributes: [UInt8]...) -> [UInt8] {
+    static func route(family: UInt8 = inet, prefixLength: UInt8 = 0, tos: UInt8 = 0, table: UInt8 = 254, type: UInt8 = unicast, _ attributes: [UInt8]...)
+        -> [UInt8]
+    {
         [family, prefixLength, 0, tos, table, 3, 0, type] + u32(0) + attributes.flatMap { $0 }
     }
 
@@ -54,9 +56,11 @@ enum NetlinkBytes {
 
     /// RTA_MULTIPATH: one `rtnexthop` (len, flags, hops, ifindex) per interface, each with a gateway.
     static func multipath(_ interfaces: [Int32]) -> [UInt8] {
-        attribute(9, interfaces.flatMap { index -> [UInt8] in
-            let gateway = attribute(5, [10, 213, 0, 2])
-            return u16(UInt16(8 + gateway.count)) + [0, 0] + i32(index) + gateway
-        })
+        attribute(
+            9,
+            interfaces.flatMap { index -> [UInt8] in
+                let gateway = attribute(5, [10, 213, 0, 2])
+                return u16(UInt16(8 + gateway.count)) + [0, 0] + i32(index) + gateway
+            })
     }
 }

@@ -21,11 +21,11 @@ final class NetworkNamespaces: @unchecked Sendable {
     /// root and installs iproute2): missing is a failure there, a skip elsewhere.
     static func requirements() throws -> String? {
         guard let ip = ExternalCommand.find("ip") else {
-            if ExternalCommand.isCI { Issue.record("ip (iproute2) is required when CI is set: scripts/install-deps.sh --test") ; return nil }
+            if ExternalCommand.isCI { Issue.record("ip (iproute2) is required when CI is set: scripts/install-deps.sh --test"); return nil }
             try Test.cancel("ip (iproute2) is not installed")
         }
         guard getuid() == 0 else {
-            if ExternalCommand.isCI { Issue.record("network namespace tests need root when CI is set") ; return nil }
+            if ExternalCommand.isCI { Issue.record("network namespace tests need root when CI is set"); return nil }
             try Test.cancel("network namespaces need root")
         }
         return ip

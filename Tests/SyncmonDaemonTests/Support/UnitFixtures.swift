@@ -66,21 +66,31 @@ let realisticSteps: [(Int64, String)] = [
     (3, line("notes", "fetchedRecordZoneChanges", ["zone": "Notes", "modifications": 12, "deletions": 2])),
     (4, line("notes", "didFetchChanges")),
     (5, line("notes", "willSendChanges")),
-    (6, line("notes", "sentRecordZoneChanges", [
-        "savedRecords": 3, "deletedRecords": 1,
-        "failedRecordSaves": [["code": "serverRecordChanged", "recordName": "r1"]], "failedRecordDeletes": [],
-    ])),
+    (
+        6,
+        line(
+            "notes", "sentRecordZoneChanges",
+            [
+                "savedRecords": 3, "deletedRecords": 1,
+                "failedRecordSaves": [["code": "serverRecordChanged", "recordName": "r1"]], "failedRecordDeletes": [],
+            ])
+    ),
     (7, line("notes", "didSendChanges")),
     (8, line("notes", "stateUpdate", ["pendingRecordZoneChanges": 2, "pendingDatabaseChanges": 1])),
     (9, line("notes", "accountChange", ["changeType": "signIn"])),
     (0, line("photos", "engineStarted", ["database": "shared"])),
     (1, line("photos", "accountStatus", ["status": "available", "database": "shared"])),
     (2, line("photos", "willSendChanges", ["database": "shared"])),
-    (3, line("photos", "sentRecordZoneChanges", [
-        "database": "shared", "savedRecords": 0, "deletedRecords": 0,
-        "failedRecordSaves": [["code": "quotaExceeded"], ["code": "networkFailure", "retryAfter": 60]],
-        "failedRecordDeletes": [],
-    ])),
+    (
+        3,
+        line(
+            "photos", "sentRecordZoneChanges",
+            [
+                "database": "shared", "savedRecords": 0, "deletedRecords": 0,
+                "failedRecordSaves": [["code": "quotaExceeded"], ["code": "networkFailure", "retryAfter": 60]],
+                "failedRecordDeletes": [],
+            ])
+    ),
     (4, line("photos", "didSendChanges", ["database": "shared"])),
     (5, line("photos", "error", ["database": "shared", "error": ["code": "someVendorCode"]])),
 ]

@@ -1,0 +1,26 @@
+import FuzzSupport
+import SyncmonDaemon
+
+/// The `--web.config.file` parser (exporter-toolkit's YAML, through Yams), on arbitrary text.
+///
+/// Invariants: parsing is deterministic; a rejection that names a line names one the text has;
+/// an accepted file's basic-auth users all have a hash and its TLS section, when present, both a
+/// certificate and a key. The parser reads no file (paths are only resolved), so arbitrary paths
+/// in the input are harmless.
+@c(LLVMFuzzerTestOneInput)
+public func fuzzWebConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.count
+    let first = Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/nonexistent") }
+    let second = Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/nonexistent") }
+    switch (first, second) {
+    case (.success(let a), .success(let b)):
+        invariant(a == b, "a second parse differs")
+    case (.failure(let a), .failure(let b)):
+        invariant(a == b, "a second parse fails differently")
+        if let line = a.line { invariant((1...max(lines, 1)).contains(line), "\(a) names no line of \(lines)") }
+    default:
+        invariant(false, "parsing is not deterministic")
+    }
+    return 0
+}
