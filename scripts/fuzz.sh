@@ -20,12 +20,13 @@ merge=0
 build=1
 fresh=0
 targets=()
+chosen=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --merge) merge=1 ;;
         --no-build) build=0 ;;
         --fresh) fresh=1 ;;
-        --target) targets+=("$2"); shift ;;
+        --target) targets+=("$2"); chosen=1; shift ;;
         [0-9]*) seconds=$1 ;;
         *) echo "usage: scripts/fuzz.sh [--merge] [--no-build] [--fresh] [--target NAME]... [SECONDS]" >&2; exit 64 ;;
     esac
@@ -40,7 +41,15 @@ fi
 
 if [ "$build" = 1 ]; then
     # -c release: the parsers as the daemon runs them (-O); the sanitizers apply to every module.
-    swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address
+    if [ "$chosen" = 1 ]; then
+        # Only what the chosen targets need: the targets over SyncmonCore and SyncmonAdapters
+        # alone build in minutes, where SyncmonDaemon brings NIO and BoringSSL.
+        for target in "${targets[@]}"; do
+            swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address --product "$target"
+        done
+    else
+        swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address
+    fi
 fi
 # SwiftPM's own link to the release products (asking `--show-bin-path` would wait for the lock of
 # a build running meanwhile).
