@@ -1,3 +1,4 @@
+import FoundationEssentials
 import FuzzSupport
 import SyncmonCore
 
@@ -39,7 +40,16 @@ public func fuzzEventDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     let later = session.now(advancedBy: .seconds(3600 as Int64), fallbackTime: fallback)
     _ = monitor.changes(at: later)
     _ = monitor.summaries(at: later)
-    _ = StatusDocument.json(rows: monitor.rows(at: later), now: later, pretty: false)
+    // The status document, encoded as the daemon encodes it, must always encode and read back.
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let document = StatusDocument(now: later, engines: monitor.rows(at: later))
+    let encoded = try? encoder.encode(document)
+    invariant(encoded != nil, "the status document does not encode")
+    if let encoded {
+        let decoded = try? JSONDecoder().decode(StatusDocument.self, from: encoded)
+        invariant(decoded?.engines.count == document.engines.count, "the status document does not read back")
+    }
     return 0
 }
 
