@@ -20,9 +20,10 @@ enum Heap {
     /// to eight per core, and each keeps its freed memory. The daemon's threads allocate little
     /// in steady state (ingest nothing per event), but every `/metrics` render allocates
     /// megabytes; renders landing on different threads left that much free in each arena (RSS
-    /// per pair after scrapes varied 2-8 KiB). One arena was tried: `GET /metrics` at 1,000
-    /// pairs took 12-16 ms against 8-10 ms (the rendering thread and the event loop sending
-    /// its pieces then share one lock), for no steadier RSS.
+    /// per pair after scrapes varied 2-8 KiB). One arena would also end the rarer step a loaded
+    /// machine makes when rendering moves to the other arena (docs/soak.md), but with it
+    /// `GET /metrics` took 12-16 ms at 1,000 pairs against 8-10 ms, and 160-250 ms at 10,000
+    /// against 110-135 ms, past the 200 ms target (docs/performance.md).
     static func configure() {
         _ = mallopt(M_ARENA_MAX, 2)
         _ = mallopt(M_MMAP_THRESHOLD, Self.mappedBlockSize)
