@@ -9,8 +9,9 @@ day-live    `syncmon simulate` against a live daemon, restarted with SIGTERM mid
             at the end, with the same rules.
 rss         1,000 engines at a steady event rate, /metrics scraped every second (gzip, as
             Prometheus asks; rss.gzip=0 for plain text), the daemon's VmRSS sampled every second:
-            after a warm-up, the median of every window (rss.window seconds) stays within +-5 %
-            of the first window's median. The raw minimum and maximum are reported beside it.
+            after a warm-up, the median of every window (rss.window seconds) stays within
+            rss.tolerance_pct (5 %; CI's debug build 10 %) of the first window's median. The raw
+            minimum and maximum are reported beside it.
 """
 
 import argparse
@@ -188,6 +189,13 @@ def memory_kib(pid):
     return fields.get("VmRSS", 0), fields.get("RssAnon", 0), fields.get("RssFile", 0)
 
 
+def cpu_seconds(pid):
+    """User and system CPU time of a process so far (/proc/PID/stat, clock ticks)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def median(values):
     ordered = sorted(values)
     middle = len(ordered) // 2
@@ -226,7 +234,7 @@ def flatness(samples, warmup, window):
     }
 
 
-def rss(work, seconds, warmup, sample_every, engines, rate, window, gzip, record):
+def rss(work, seconds, warmup, sample_every, engines, rate, window, tolerance_pct, gzip, record):
     daemon = Daemon(work.path).start()
     halt = threading.Event()
     sent = [0]
@@ -259,18 +267,26 @@ def rss(work, seconds, warmup, sample_every, engines, rate, window, gzip, record
         pusher.close()
 
     began = time.monotonic()
+    cpu_began = cpu_seconds(daemon.pid)
     scraping = [False]
-    samples, table = [], []
+    samples = []
+
+    out = open(record, "w") if record else None
+    if out:
+        out.write("seconds,rss_kib,anon_kib,file_kib,scrape_in_flight\n")
 
     def sampler():
         # Its own thread, so a slow scrape does not delay or skip samples; each sample notes
-        # whether a scrape was in flight when it was taken.
+        # whether a scrape was in flight when it was taken. The file is written as it goes, so a
+        # long run can be looked at while it runs.
         due = began
         while not halt.is_set():
             at = time.monotonic() - began
             total, anon, mapped = memory_kib(daemon.pid)
             samples.append((round(at, 1), total))
-            table.append((round(at, 1), total, anon, mapped, int(scraping[0])))
+            if out:
+                out.write(f"{at:.1f},{total},{anon},{mapped},{int(scraping[0])}\n")
+                out.flush()
             due += sample_every
             halt.wait(max(0, due - time.monotonic()))
 
@@ -294,13 +310,12 @@ def rss(work, seconds, warmup, sample_every, engines, rate, window, gzip, record
     halt.set()
     for thread in threads:
         thread.join()
+    cpu = cpu_seconds(daemon.pid) - cpu_began
     metrics, _ = daemon.metrics()
     check(metrics.value("syncmon_tracked_engines") == engines, "not every engine is tracked")
     check(daemon.alive(), "the daemon died")
-    if record:
-        with open(record, "w") as f:
-            f.write("seconds,rss_kib,anon_kib,file_kib,scrape_in_flight\n")
-            f.writelines(",".join(map(str, row)) + "\n" for row in table)
+    if out:
+        out.close()
     flat = flatness(samples, warmup, window)
     check(flat is not None, "too few samples after the warm-up")
     figures = {
@@ -311,6 +326,7 @@ def rss(work, seconds, warmup, sample_every, engines, rate, window, gzip, record
         "scrape_p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
         "scrape_p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
         "scrape_max_ms": round(max(latencies) * 1000, 1),
+        "daemon_cpu_pct": round(cpu / seconds * 100, 1),
         "rss_kib_first": samples[0][1], "rss": flat,
         "samples": samples,
     }
@@ -318,8 +334,8 @@ def rss(work, seconds, warmup, sample_every, engines, rate, window, gzip, record
     shown = {k: v for k, v in figures.items() if k != "samples"}
     log(f"rss figures: {json.dumps(shown)}")
     try:
-        check(abs(flat["window_median_pct"]["min"]) <= 5 and abs(flat["window_median_pct"]["max"]) <= 5,
-              f"RSS left +-5 % of {flat['reference_kib']} KiB after the warm-up: medians of {window} s windows "
+        check(abs(flat["window_median_pct"]["min"]) <= tolerance_pct and abs(flat["window_median_pct"]["max"]) <= tolerance_pct,
+              f"RSS left +-{tolerance_pct} % of {flat['reference_kib']} KiB after the warm-up: medians of {window} s windows "
               f"from {flat['window_median_kib']['min']} to {flat['window_median_kib']['max']} KiB")
         check(figures["events_received"] >= sent[0], "events sent were not all counted")
     except Failure as failure:
@@ -332,11 +348,17 @@ PROFILES = {
     # CI: a couple of minutes on a loaded 2-core machine.
     "ci": {"day-replay": dict(hours=2, step_minutes=10, engines=20, rate=5, seed=11),
            "day-live": dict(seconds=60, restarts=2, engines=20, rate=40, seed=11),
-           "rss": dict(seconds=75, warmup=25, sample_every=1, engines=1000, rate=2000, window=10, gzip=1, record="")},
+           # The debug build (what CI builds) renders 1,000 pairs in most of a second, so a scrape and a
+           # state save overlap often and the heap's high-water mark can still step by a save's
+           # ~4 MiB while the run settles: +-10 % (7 MiB at its ~70 MiB) still fails a scrape's
+           # buffers kept, and the hour on the release build holds +-5 %.
+           "rss": dict(seconds=75, warmup=25, sample_every=1, engines=1000, rate=2000, window=10, tolerance_pct=10,
+                       gzip=1, record="")},
     # The report: a whole simulated day, ten live minutes with five restarts, an hour of RSS.
     "long": {"day-replay": dict(hours=24, step_minutes=10, engines=20, rate=5, seed=11),
              "day-live": dict(seconds=600, restarts=5, engines=20, rate=40, seed=11),
-             "rss": dict(seconds=3600, warmup=300, sample_every=1, engines=1000, rate=2000, window=60, gzip=1, record="")},
+             "rss": dict(seconds=3600, warmup=300, sample_every=1, engines=1000, rate=2000, window=60, tolerance_pct=5,
+                         gzip=1, record="")},
 }
 RUNS = {"day-replay": day_replay, "day-live": day_live, "rss": rss}
 
