@@ -1,23 +1,5 @@
-import Foundation
 // swift-tools-version:6.1
 import PackageDescription
-
-// The release build's linker flags (scripts/build-release.sh sets SYNCMON_RELEASE_LINK=1):
-// lld, the ~58,000 relative relocations of a PIE packed (DT_RELR, glibc 2.36+), and a dynamic
-// symbol table of only what is imported — the loader reads and dirties about 3 MB less at every
-// start. lld also resolves the static Swift runtime's archives whatever their order. Off
-// otherwise: as unsafe flags they would keep the package from being used as a dependency,
-// and debug builds do not need them.
-let releaseLinkerSettings: [LinkerSetting] =
-    ProcessInfo.processInfo.environment["SYNCMON_RELEASE_LINK"] == "1"
-    ? [
-        .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"]),
-        // With the Swift runtime linked statically, Foundation's own archives (Yams imports
-        // Foundation) must be named: their autolink entries do not bring them in.
-        .linkedLibrary("_FoundationICU"), .linkedLibrary("_FoundationCollections"),
-        .linkedLibrary("_FoundationCShims"), .linkedLibrary("CoreFoundation"),
-    ]
-    : []
 
 let package = Package(
     name: "syncmon",
@@ -139,8 +121,7 @@ let package = Package(
                 "SyncmonSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            linkerSettings: releaseLinkerSettings
+            ]
         ),
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
         .executableTarget(

@@ -2,8 +2,8 @@
 import PackageDescription
 
 // libFuzzer targets for syncmon's parsers (docs/fuzzing.md). A package of its own, so the
-// sanitizer build never touches the main package's `swift build`; scripts/fuzz.sh builds it with
-// `swift build -c release --sanitize fuzzer --sanitize address`.
+// sanitizer build never touches the main package's `swift build`; scripts/fuzz.sh builds it
+// with the fuzzer and AddressSanitizer (docs/fuzzing.md, "How it is built").
 //
 // Adding a target: a line below, `Sources/<Name>/<Name>.swift` defining
 // `@c(LLVMFuzzerTestOneInput)`, and seeds in `Corpus/<Name>/` (a `<Name>.dict` beside them is

@@ -5,13 +5,46 @@
 #   - the ~58,000 relative relocations of a PIE are packed (DT_RELR, glibc 2.36+), and
 #   - the dynamic symbol table holds only what is imported (--no-export-dynamic),
 # which saves the loader reading and dirtying about 3 MB at every start (idle RSS, start time:
-# docs/performance.md). They are switched on for this build only (SYNCMON_RELEASE_LINK=1, read
-# by Package.swift): always on, as unsafeFlags, they would stop the package being used as a
-# dependency and force lld on every debug build.
-#   scripts/build-release.sh [--product syncmon|syncmon-bench]   (default: syncmon)
+# docs/performance.md). lld also resolves the static Swift runtime's archives whatever their
+# order; Foundation's own archives (Yams imports Foundation) are named, as their autolink
+# entries do not bring them in when the runtime is linked statically.
+#
+# The linker settings live here, in a SwiftPM toolset written next to the build, and nowhere
+# else: they touch only the link step (no module is recompiled for them), and Package.swift
+# stays free of unsafe flags and of anything read from the environment (SwiftPM caches an
+# evaluated manifest, so a manifest that reads the environment can hand one build's settings
+# to another — it once left the fuzz build without its coverage instrumentation).
+#   scripts/build-release.sh [--product syncmon|syncmon-bench] [--configuration release|debug]
+# (default: syncmon, release; debug is for testing the package, scripts/package-deb.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 product=syncmon
-if [ "${1:-}" = "--product" ]; then product=${2:?}; fi
-# The linker settings themselves are in Package.swift, switched on by SYNCMON_RELEASE_LINK.
-SYNCMON_RELEASE_LINK=1 exec swift build -c release --static-swift-stdlib --product "$product"
+configuration=release
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --product) product=${2:?}; shift ;;
+        --configuration) configuration=${2:?}; shift ;;
+        *) echo "usage: scripts/build-release.sh [--product NAME] [--configuration release|debug]" >&2; exit 64 ;;
+    esac
+    shift
+done
+
+# lld from the same toolchain as the swift on PATH.
+toolchain_bin=$(dirname "$(readlink -f "$(command -v swift)")")
+lld=$toolchain_bin/ld.lld
+[ -x "$lld" ] || { echo "build-release: no ld.lld beside $toolchain_bin/swift" >&2; exit 2; }
+mkdir -p .build
+toolset=.build/release-link-toolset.json
+cat >"$toolset" <<EOF
+{
+  "schemaVersion": "1.0",
+  "linker": {
+    "path": "$lld",
+    "extraCLIOptions": [
+      "-z", "pack-relative-relocs", "--no-export-dynamic",
+      "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation"
+    ]
+  }
+}
+EOF
+exec swift build -c "$configuration" --static-swift-stdlib --toolset "$toolset" --product "$product"

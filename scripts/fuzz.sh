@@ -41,14 +41,20 @@ fi
 
 if [ "$build" = 1 ]; then
     # -c release: the parsers as the daemon runs them (-O); the sanitizers apply to every module.
+    # The swift driver honours only the last -sanitize= it is given, and SwiftPM passes
+    # `--sanitize fuzzer --sanitize address` as two flags in an order that changes from run to
+    # run: a build came out with AddressSanitizer only (no coverage: the fuzzer was blind) or
+    # with the fuzzer only. So both go as one flag; `--sanitize fuzzer` stays so that SwiftPM
+    # links the targets as fuzzers (libFuzzer's main, not the target's), and C code gets ASan.
+    sanitize=(--sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address)
     if [ "$chosen" = 1 ]; then
         # Only what the chosen targets need: the targets over SyncmonCore and SyncmonAdapters
         # alone build in minutes, where SyncmonDaemon brings NIO and BoringSSL.
         for target in "${targets[@]}"; do
-            swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address --product "$target"
+            swift build --package-path Fuzz -c release "${sanitize[@]}" --product "$target"
         done
     else
-        swift build --package-path Fuzz -c release --sanitize fuzzer --sanitize address
+        swift build --package-path Fuzz -c release "${sanitize[@]}"
     fi
 fi
 # SwiftPM's own link to the release products (asking `--show-bin-path` would wait for the lock of

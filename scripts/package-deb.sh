@@ -38,7 +38,7 @@ mkdir -p "$outdir"
 configuration=${SYNCMON_DEB_CONFIGURATION:-release}
 case "$configuration" in
     release) build=(scripts/build-release.sh) ;;
-    debug) build=(env SYNCMON_RELEASE_LINK=1 swift build --static-swift-stdlib --product syncmon) ;;
+    debug) build=(scripts/build-release.sh --configuration debug) ;;
     *) echo "package-deb: SYNCMON_DEB_CONFIGURATION is release or debug, not $configuration" >&2; exit 2 ;;
 esac
 if [ "${SYNCMON_DEB_SKIP_BUILD:-0}" != 1 ]; then
