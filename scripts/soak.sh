@@ -13,7 +13,7 @@
 #   scripts/soak.sh --only rss --set rss.seconds=600 --json out.json
 #                                    one part, one setting changed, the figures as JSON
 #   scripts/soak.sh --release ...    the release binary as shipped (.build/release/syncmon,
-#                                    brought up to date with --static-swift-stdlib first); the
+#                                    brought up to date by scripts/build-release.sh first); the
 #                                    default is the debug build CI makes
 #   --set rss.record=rss.csv         every RSS sample (1 s) to a CSV file
 #
@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -z "${SYNCMON:-}" ] && [ "$release" = 1 ]; then
-    swift build -c release --static-swift-stdlib --product syncmon
+    scripts/build-release.sh >&2
     export SYNCMON="$PWD/.build/release/syncmon"
 elif [ -z "${SYNCMON:-}" ] && [ ! -x .build/debug/syncmon ]; then
     swift build --product syncmon
