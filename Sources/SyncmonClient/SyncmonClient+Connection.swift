@@ -2,8 +2,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 
 // The connection task: connect, greet, write the queue, heartbeat, reconnect, stop gracefully.
 extension SyncmonClient {

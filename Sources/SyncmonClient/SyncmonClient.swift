@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 
 /// Reports one sync engine's events to the syncmon daemon, without ever blocking or slowing
 /// the engine.
@@ -101,7 +101,7 @@ public final class SyncmonClient: Service, Sendable {
     /// Turns queued events into lines on the connection task.
     let renderer: EventLineRenderer
     /// The queue, counters and parked tasks.
-    let state: Mutex<ClientState>
+    let state: Locked<ClientState>
 
     /// A client for `engine`'s `database`. Nothing happens on the network until ``run()``;
     /// events reported before are queued.
@@ -119,7 +119,7 @@ public final class SyncmonClient: Service, Sendable {
         logger[metadataKey: "syncmon.engine"] = "\(self.renderer.engine)"
         logger[metadataKey: "syncmon.database"] = "\(database)"
         self.logger = logger
-        self.state = Mutex(
+        self.state = Locked(
             ClientState(
                 capacity: configuration.queueCapacity,
                 firstSequence: SystemTime.now().microseconds,

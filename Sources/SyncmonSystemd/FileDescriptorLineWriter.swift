@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import SyncmonLock
 
 /// Writes log lines straight to a file descriptor with `write(2)`, one line at a time.
 ///
@@ -16,7 +16,7 @@ package final class FileDescriptorLineWriter: LogLineWriter {
     private let fileDescriptor: Int32
 
     /// Serialises writers so each line goes out whole.
-    private let lock = Mutex<Void>(())
+    private let lock = Locked<Void>(())
 
     /// Creates a writer for `fileDescriptor`, which the caller keeps open.
     package init(fileDescriptor: Int32) {

@@ -1,6 +1,6 @@
-import Synchronization
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonLock
 import Testing
 
 /// `EvaluationService` on a hand-moved clock: it sleeps until the core's next deadline, wakes
@@ -21,11 +21,11 @@ struct EvaluationServiceTests {
         let store: MonitorStore
         /// Each report's changes, in order.
         final class Reports: Sendable {
-            let list = Mutex<[[StatusChange]]>([])
+            let list = Locked<[[StatusChange]]>([])
         }
 
         let reports = Reports()
-        private let task = Mutex<Task<Void, Never>?>(nil)
+        private let task = Locked<Task<Void, Never>?>(nil)
 
         init(thresholds: StallThresholds, start: Timestamp) {
             self.clock = ManualClock(now: start)

@@ -1,7 +1,7 @@
 import Logging
-import Synchronization
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonLock
 import SyncmonSystemd
 import Testing
 
@@ -155,7 +155,7 @@ struct RecordingLogHandler: LogHandler {
     }
 
     final class Storage: Sendable {
-        private let storage = Mutex<[Entry]>([])
+        private let storage = Locked<[Entry]>([])
         var entries: [Entry] { self.storage.withLock { $0 } }
         func append(_ entry: Entry) { self.storage.withLock { $0.append(entry) } }
     }

@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 import Testing
 
 @testable import SyncmonDaemon
@@ -12,7 +12,7 @@ import Testing
 struct HostNetworkServiceTests {
     /// What the service delivered.
     final class Deliveries: Sendable {
-        private let storage = Mutex<[HostNetworkService.Update]>([])
+        private let storage = Locked<[HostNetworkService.Update]>([])
         var updates: [HostNetworkService.Update] { self.storage.withLock { $0 } }
         func append(_ update: HostNetworkService.Update) { self.storage.withLock { $0.append(update) } }
     }

@@ -1,5 +1,5 @@
-import Synchronization
 import SyncmonExposition
+import SyncmonLock
 import Testing
 
 /// A streaming `ExpositionWriter` hands out the same bytes as a whole one, in pieces that end
@@ -8,7 +8,7 @@ import Testing
 struct StreamingWriterTests {
     /// Collects the pieces a streaming writer hands out.
     final class Pieces: Sendable {
-        let storage = Mutex<[[UInt8]]>([])
+        let storage = Locked<[[UInt8]]>([])
         func append(_ piece: [UInt8]) { self.storage.withLock { $0.append(piece) } }
         var all: [[UInt8]] { self.storage.withLock { $0 } }
     }

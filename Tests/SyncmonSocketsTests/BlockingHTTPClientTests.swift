@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SyncmonLock
 import SyncmonSockets
 import Testing
 
@@ -95,7 +95,7 @@ struct BlockingHTTPClientTests {
 final class OneConnectionServer: Sendable {
     let port: Int
     private let listener: BlockingSocket
-    private let recorded = Mutex<[String]>([])
+    private let recorded = Locked<[String]>([])
 
     init(respond: @escaping @Sendable (String) -> String) throws {
         self.listener = try BlockingSocket.listen(on: .loopback(port: 0))

@@ -1,4 +1,4 @@
-import Synchronization
+import SyncmonLock
 
 /// A signal one task waits for and any thread gives: the evaluation service sleeping until its
 /// next deadline, woken early when an event brings a closer one.
@@ -12,7 +12,7 @@ final class WakeUp: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Wakes the waiter, or the next one to wait.
     func signal() {

@@ -1,8 +1,8 @@
 import Logging
 import NIOPosix
 import ServiceLifecycle
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +27,7 @@ public final class HostNetworkService: Service, Sendable {
     private let logger: Logger
     private let deliver: @Sendable (Update) -> Void
     /// The open reader between `start()` and `run()`.
-    private let reader = Mutex<HostNetworkReader?>(nil)
+    private let reader = Locked<HostNetworkReader?>(nil)
     /// A pipe whose write end wakes the reader thread for shutdown.
     private let wake: (read: Int32, write: Int32)?
 

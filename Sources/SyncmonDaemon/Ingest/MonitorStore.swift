@@ -1,5 +1,5 @@
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 
 /// The daemon's one `Monitor`, shared by every connection, the HTTP server and the timers.
 ///
@@ -37,12 +37,12 @@ public final class MonitorStore: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Wakes the evaluation service when a look falls due before the one it sleeps until.
     private let earlierLook = WakeUp()
 
     public init(configuration: MonitorConfiguration) {
-        self.state = Mutex(State(monitor: Monitor(configuration: configuration)))
+        self.state = Locked(State(monitor: Monitor(configuration: configuration)))
     }
 
     /// What applying a batch decided; the caller logs it.

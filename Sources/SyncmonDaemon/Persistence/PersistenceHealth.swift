@@ -1,5 +1,5 @@
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 
 /// How saving the state goes, for `/metrics` (`syncmon_state_save_failures_total`,
 /// `syncmon_state_last_save_timestamp_seconds`): a full or read-only state directory must show,
@@ -15,7 +15,7 @@ public final class PersistenceHealth: Sendable {
         public var failingInARow: UInt64 = 0
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Locked(Snapshot())
 
     public init() {}
 

@@ -4,6 +4,7 @@ import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import SyncmonCore
+import SyncmonLock
 
 #if canImport(Glibc)
 import Glibc
@@ -110,7 +111,7 @@ public struct PushIngestService: Service {
 /// daemon is stopping, so connections it closes itself do not mark their engines down.
 final class ConnectionCounter: Sendable {
     let limit: Int
-    private let state = Mutex<(open: Int, next: UInt64)>((0, 1))
+    private let state = Locked<(open: Int, next: UInt64)>((0, 1))
     private let stopping = Atomic<Bool>(false)
 
     init(limit: Int) {

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import SyncmonLock
 import SyncmonSystemd
 
 /// The subscribe sources' health, for `syncmon_source_up` and `syncmon_source_reconnects_total`.
@@ -48,7 +48,7 @@ public final class SourceHealth: Sendable {
 
     public let name: String
     private let logger: Logger
-    private let state = Mutex<(state: State, reconnects: UInt64)>((.starting, 0))
+    private let state = Locked<(state: State, reconnects: UInt64)>((.starting, 0))
 
     init(name: String, logger: Logger) {
         self.name = name

@@ -1,8 +1,8 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +20,7 @@ struct AttemptOutcome: Sendable {
 
 /// Shared between a connection's handler (on its event loop) and the source's task.
 final class AttemptRecord: Sendable {
-    private let state = Mutex(AttemptOutcome())
+    private let state = Locked(AttemptOutcome())
 
     func delivered(_ count: Int) {
         guard count > 0 else { return }
@@ -158,7 +158,7 @@ struct StreamConnection: Sendable {
 
     /// A one-shot continuation that either the future or cancellation resumes.
     private final class Waiter<T: Sendable>: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, cancelled: Bool)>((nil, false))
+        private let state = Locked<(continuation: CheckedContinuation<T, any Error>?, cancelled: Bool)>((nil, false))
 
         /// Stores the continuation; `false` when cancelled already.
         func install(_ continuation: CheckedContinuation<T, any Error>) -> Bool {

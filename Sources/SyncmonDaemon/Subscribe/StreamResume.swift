@@ -1,4 +1,4 @@
-import Synchronization
+import SyncmonLock
 
 /// Where an HTTP stream resumes after a reconnect, kept across its connections (and, through
 /// `<state-dir>/sources/<name>.resume`, across restarts).
@@ -28,11 +28,11 @@ final class StreamResume: Sendable {
 
     static let recentIDLimit = 4096
 
-    private let state: Mutex<State>
-    private let recent = Mutex(RecentIDs(limit: StreamResume.recentIDLimit))
+    private let state: Locked<State>
+    private let recent = Locked(RecentIDs(limit: StreamResume.recentIDLimit))
 
     init(_ initial: State = State()) {
-        self.state = Mutex(initial)
+        self.state = Locked(initial)
     }
 
     var current: State { self.state.withLock { $0 } }

@@ -1,6 +1,6 @@
 import Logging
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 import SyncmonSystemd
 
 /// Turns the state model's decisions into log entries (docs/operations.md, "Journal"): one
@@ -9,14 +9,14 @@ import SyncmonSystemd
 public final class EventReporter: Sendable {
     private let logger: Logger
     /// Rejection log budget: at most `burst` entries per `window`, then one summary entry.
-    private let limiter: Mutex<RejectionLimiter>
+    private let limiter: Locked<RejectionLimiter>
     /// The host network state last logged (`online`, `offline`, `unavailable`), so that each
     /// change is logged once.
-    private let hostNetworkLogged = Mutex<String?>(nil)
+    private let hostNetworkLogged = Locked<String?>(nil)
 
     public init(logger: Logger, burst: Int = 5, window: TimeSpan = .seconds(10 as Int64)) {
         self.logger = logger
-        self.limiter = Mutex(RejectionLimiter(burst: burst, window: window))
+        self.limiter = Locked(RejectionLimiter(burst: burst, window: window))
     }
 
     /// Logs the host's own network view when its state changes (docs/operations.md, "Host network

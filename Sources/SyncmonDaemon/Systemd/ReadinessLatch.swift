@@ -1,4 +1,4 @@
-import Synchronization
+import SyncmonLock
 
 /// Lets the notifier wait until every listener is bound before it sends `READY=1` (docs/operations.md#systemd).
 public final class ReadinessLatch: Sendable {
@@ -8,11 +8,11 @@ public final class ReadinessLatch: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A latch that opens after `count` calls to `arrive()`.
     public init(count: Int) {
-        self.state = Mutex(State(remaining: count))
+        self.state = Locked(State(remaining: count))
     }
 
     /// One listener is ready.

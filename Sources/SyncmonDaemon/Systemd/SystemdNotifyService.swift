@@ -1,8 +1,8 @@
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 import SyncmonCore
+import SyncmonLock
 import SyncmonSystemd
 
 /// Talks to systemd (docs/operations.md#systemd): `READY=1` once every listener is bound, `STATUS=` kept current,
@@ -17,7 +17,7 @@ public final class SystemdNotifyService: Service, Sendable {
     /// The last STATUS text sent, to send only changes, and the store generation it was
     /// computed at: an unchanged state model has an unchanged line, so it is not recomputed
     /// (at 10,000 pairs that was most of an idle daemon's CPU).
-    private let lastStatus = Mutex<(text: String, generation: UInt64)?>(nil)
+    private let lastStatus = Locked<(text: String, generation: UInt64)?>(nil)
 
     public init(store: MonitorStore, group: any EventLoopGroup, readiness: ReadinessLatch, logger: Logger) {
         self.store = store

@@ -1,5 +1,5 @@
 import CCrypt
-import Synchronization
+import SyncmonLock
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +26,7 @@ final class CredentialCache: Sendable {
     /// `$6$rounds=1000$SALT$`, the salt random for this process.
     private let setting: [CChar]
     private let capacity: Int
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     init(capacity: Int = 100) {
         self.capacity = capacity

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOSSL
-import Synchronization
+import SyncmonLock
 
 #if canImport(Glibc)
 import Glibc
@@ -187,10 +187,10 @@ public final class WebSecurity: Sendable, Equatable {
 /// New connections take the TLS context current when they are accepted; each request reads the
 /// users and headers current when it arrives (as exporter-toolkit reads its file per request).
 public final class WebSecurityHolder: Sendable {
-    private let storage: Mutex<WebSecurity?>
+    private let storage: Locked<WebSecurity?>
 
     public init(_ security: WebSecurity?) {
-        self.storage = Mutex(security)
+        self.storage = Locked(security)
     }
 
     public var current: WebSecurity? { self.storage.withLock { $0 } }

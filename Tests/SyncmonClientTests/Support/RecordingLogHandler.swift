@@ -1,11 +1,11 @@
 import Logging
-import Synchronization
+import SyncmonLock
 
 /// A swift-log handler that keeps every message (with its metadata) for assertions.
 struct RecordingLogHandler: LogHandler {
     /// The recorded lines, shared by copies of the handler.
     final class Storage: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
     }
 
     let storage = Storage()

@@ -1,6 +1,6 @@
-import Synchronization
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonLock
 
 /// A `ServiceClock` that moves only when the test says: services run in process, and a test
 /// steps through hours of their life without waiting.
@@ -19,10 +19,10 @@ final class ManualClock: ServiceClock {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(now: Timestamp) {
-        self.state = Mutex(State(now: now))
+        self.state = Locked(State(now: now))
     }
 
     func now() -> Timestamp {

@@ -1,19 +1,19 @@
 import Glibc
-import Synchronization
+import SyncmonLock
 
 @testable import SyncmonSystemd
 
 /// A journal sink that keeps entries in memory, or fails like a journald that is not running.
 final class RecordingJournalSink: JournalSink {
     /// The entries sent so far, in order.
-    private let storage = Mutex<[JournalEntry]>([])
+    private let storage = Locked<[JournalEntry]>([])
 
     /// Whether `send` fails; switchable so a test can take journald away and bring it back.
-    private let failing: Mutex<Bool>
+    private let failing: Locked<Bool>
 
     /// Creates a sink that starts healthy or failing.
     init(failing: Bool = false) {
-        self.failing = Mutex(failing)
+        self.failing = Locked(failing)
     }
 
     /// The entries delivered so far.
