@@ -60,6 +60,8 @@ struct StatusClient {
             "no answer from \(self.url) within \(self.options.timeout)"
         case .caFile(let reason):
             "--ca-file: \(reason)"
+        case .clientCertificate(let reason):
+            "--cert-file/--key-file: \(reason)"
         case .invalidURL, .other:
             "cannot reach the daemon at \(self.url): \(failure)"
         }

@@ -25,9 +25,10 @@ struct StatusCommand: AsyncParsableCommand {
             SYNCMON CRITICAL - 1 of 3 critical: photos/private error (quotaExceeded) | ok=2 warning=0 critical=1 unknown=0
 
             A daemon with a web configuration (--web.config.file): --url https://… with \
-            --ca-file when its certificate is not from a CA the system trusts, and --user with the \
-            password in the SYNCMON_PASSWORD environment variable (never on the command line, \
-            where other users see it).
+            --ca-file when its certificate is not from a CA the system trusts, --cert-file and \
+            --key-file when it asks for a client certificate, and --user with the password in \
+            the SYNCMON_PASSWORD environment variable (never on the command line, where other \
+            users see it).
             """
     )
 
@@ -61,6 +62,16 @@ struct StatusCommand: AsyncParsableCommand {
         help: ArgumentHelp("PEM certificates to trust for an https:// --url (the daemon's CA or its self-signed certificate).", valueName: "path"))
     var caFile: String?
 
+    @Option(
+        name: .customLong("cert-file"),
+        help: ArgumentHelp(
+            "A PEM client certificate for a daemon whose web configuration asks for one (client_auth_type); with --key-file.",
+            valueName: "path"))
+    var certificateFile: String?
+
+    @Option(name: .customLong("key-file"), help: ArgumentHelp("The private key (PEM) of --cert-file.", valueName: "path"))
+    var keyFile: String?
+
     @Option(help: ArgumentHelp("The basic-auth user; the password comes from $SYNCMON_PASSWORD.", valueName: "name"))
     var user: String?
 
@@ -68,6 +79,9 @@ struct StatusCommand: AsyncParsableCommand {
     var chosenFormat: Format { self.json ? .json : self.format ?? .table }
 
     func validate() throws {
+        if (self.certificateFile == nil) != (self.keyFile == nil) {
+            throw ValidationError("--cert-file and --key-file go together")
+        }
         if self.json, let format = self.format, format != .json {
             throw ValidationError("--json is short for --format json; it cannot go with --format \(format.rawValue)")
         }
@@ -77,7 +91,14 @@ struct StatusCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let client = StatusClient(
             url: self.url,
-            options: HTTPGetClient.Options(caFile: self.caFile, user: self.user, password: environment["SYNCMON_PASSWORD"], timeout: .seconds(5))
+            options: HTTPGetClient.Options(
+                caFile: self.caFile,
+                certificateFile: self.certificateFile,
+                keyFile: self.keyFile,
+                user: self.user,
+                password: environment["SYNCMON_PASSWORD"],
+                timeout: .seconds(5)
+            )
         )
         let format = self.chosenFormat
         let colors = format == .table && isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"] == nil

@@ -218,6 +218,21 @@ struct WebConfigEndToEndTests {
         #expect(stranger.status == 0 && stranger.exitCode != 0, "\(stranger)")
         #expect(daemon.isRunning)
 
+        // syncmon status with the scraper's certificate gets the document (no engines: exit 3,
+        // UNKNOWN); without one it names what the daemon asks for.
+        let base = "https://127.0.0.1:\(daemon.port)"
+        let scraper = directory.path("scraper")
+        let withCertificate = try SyncmonProcess.run(
+            ["status", "--url", base, "--ca-file", certificates.ca, "--cert-file", scraper + ".crt", "--key-file", scraper + ".key", "--json"])
+        #expect(withCertificate.standardOutput.contains("\"engines\""), "\(withCertificate)")
+        #expect(withCertificate.standardError.isEmpty, "\(withCertificate.standardError)")
+        let withoutCertificate = try SyncmonProcess.run(["status", "--url", base, "--ca-file", certificates.ca])
+        #expect(withoutCertificate.status == 3)
+        #expect(withoutCertificate.standardError.contains("--cert-file"), "\(withoutCertificate.standardError)")
+        let keyOnly = try SyncmonProcess.run(["status", "--url", base, "--key-file", scraper + ".key"])
+        #expect(keyOnly.status == 64)
+        #expect(keyOnly.standardError.contains("--cert-file and --key-file go together"), "\(keyOnly.standardError)")
+
         // The other policies, each applied by a reload: (policy, none, scraper's, stranger's).
         let policies: [(String, Bool, Bool, Bool)] = [
             ("VerifyClientCertIfGiven", true, true, false),

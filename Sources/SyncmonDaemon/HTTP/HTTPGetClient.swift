@@ -19,14 +19,27 @@ public final class HTTPGetClient: Sendable {
     public struct Options: Sendable {
         /// PEM certificates (a CA or the server's own) to trust instead of the system's.
         public var caFile: String?
+        /// A PEM client certificate (chain) and its private key, for a server that asks for one
+        /// (`client_auth_type` in its web configuration). Both or neither.
+        public var certificateFile: String?
+        public var keyFile: String?
         /// Basic-auth user; sent with `password` (empty when nil).
         public var user: String?
         public var password: String?
         /// The deadline of a whole request, connect to last byte.
         public var timeout: Duration
 
-        public init(caFile: String? = nil, user: String? = nil, password: String? = nil, timeout: Duration = .seconds(5)) {
+        public init(
+            caFile: String? = nil,
+            certificateFile: String? = nil,
+            keyFile: String? = nil,
+            user: String? = nil,
+            password: String? = nil,
+            timeout: Duration = .seconds(5)
+        ) {
             self.caFile = caFile
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
             self.user = user
             self.password = password
             self.timeout = timeout
@@ -51,6 +64,8 @@ public final class HTTPGetClient: Sendable {
         case invalidURL(String)
         /// The CA file cannot be read or holds no certificate.
         case caFile(String)
+        /// The client certificate or key cannot be read, or only one of them was given.
+        case clientCertificate(String)
         /// No connection: refused, unreachable, name not found.
         case unreachable(String)
         /// The TLS handshake failed; the reason names the certificate problem when it is one.
@@ -62,6 +77,7 @@ public final class HTTPGetClient: Sendable {
             switch self {
             case .invalidURL(let url): "not an http:// or https:// URL: \(url)"
             case .caFile(let reason): reason
+            case .clientCertificate(let reason): reason
             case .unreachable(let reason): reason
             case .tls(let reason): "TLS handshake failed: \(reason)"
             case .timedOut: "timed out"
@@ -87,6 +103,34 @@ public final class HTTPGetClient: Sendable {
             }
             guard !certificates.isEmpty else { throw .caFile("the CA file \(caFile) holds no PEM certificate") }
             tls.trustRoots = .certificates(certificates)
+        }
+        switch (options.certificateFile, options.keyFile) {
+        case (nil, nil):
+            break
+        case (let certificateFile?, let keyFile?):
+            let chain: [NIOSSLCertificate]
+            do {
+                chain = try NIOSSLCertificate.fromPEMBytes(WebSecurity.read(certificateFile))
+            } catch let error as WebSecurity.Failure {
+                throw .clientCertificate("cannot read the client certificate \(certificateFile): \(error.reason)")
+            } catch {
+                throw .clientCertificate("the client certificate \(certificateFile) holds no PEM certificate")
+            }
+            guard !chain.isEmpty else { throw .clientCertificate("the client certificate \(certificateFile) holds no PEM certificate") }
+            let key: NIOSSLPrivateKey
+            do {
+                key = try NIOSSLPrivateKey(bytes: WebSecurity.read(keyFile), format: .pem)
+            } catch let error as WebSecurity.Failure {
+                throw .clientCertificate("cannot read the client key \(keyFile): \(error.reason)")
+            } catch {
+                throw .clientCertificate("the client key \(keyFile) holds no PEM private key")
+            }
+            tls.certificateChain = chain.map { .certificate($0) }
+            tls.privateKey = .privateKey(key)
+        case (nil, _?):
+            throw .clientCertificate("a client key needs its certificate (--cert-file)")
+        case (_?, nil):
+            throw .clientCertificate("a client certificate needs its key (--key-file)")
         }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls,
@@ -174,7 +218,7 @@ public final class HTTPGetClient: Sendable {
     static func describeTLS(_ text: String) -> String {
         let reasons: [(code: String, words: String)] = [
             ("CERTIFICATE_VERIFY_FAILED", "the server's certificate is not trusted (give its CA with --ca-file)"),
-            ("CERTIFICATE_REQUIRED", "the server asks for a client certificate"),
+            ("CERTIFICATE_REQUIRED", "the server asks for a client certificate (give one with --cert-file and --key-file)"),
             ("SSLV3_ALERT_HANDSHAKE_FAILURE", "the server refused the handshake (a client certificate or cipher it requires?)"),
             ("WRONG_VERSION_NUMBER", "the server does not speak TLS there (use http://?)"),
             ("UNSUPPORTED_PROTOCOL", "no TLS version in common"),
