@@ -93,30 +93,14 @@ public final class HTTPGetClient: Sendable {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         if let caFile = options.caFile {
-            let certificates: [NIOSSLCertificate]
-            do {
-                certificates = try NIOSSLCertificate.fromPEMBytes(WebSecurity.read(caFile))
-            } catch let error as WebSecurity.Failure {
-                throw .caFile("cannot read the CA file \(caFile): \(error.reason)")
-            } catch {
-                throw .caFile("the CA file \(caFile) holds no PEM certificate")
-            }
-            guard !certificates.isEmpty else { throw .caFile("the CA file \(caFile) holds no PEM certificate") }
+            let certificates = try Self.certificates(in: caFile, named: "the CA file", failure: Failure.caFile)
             tls.trustRoots = .certificates(certificates)
         }
         switch (options.certificateFile, options.keyFile) {
         case (nil, nil):
             break
         case (let certificateFile?, let keyFile?):
-            let chain: [NIOSSLCertificate]
-            do {
-                chain = try NIOSSLCertificate.fromPEMBytes(WebSecurity.read(certificateFile))
-            } catch let error as WebSecurity.Failure {
-                throw .clientCertificate("cannot read the client certificate \(certificateFile): \(error.reason)")
-            } catch {
-                throw .clientCertificate("the client certificate \(certificateFile) holds no PEM certificate")
-            }
-            guard !chain.isEmpty else { throw .clientCertificate("the client certificate \(certificateFile) holds no PEM certificate") }
+            let chain = try Self.certificates(in: certificateFile, named: "the client certificate", failure: Failure.clientCertificate)
             let key: NIOSSLPrivateKey
             do {
                 key = try NIOSSLPrivateKey(bytes: WebSecurity.read(keyFile), format: .pem)
@@ -184,6 +168,25 @@ public final class HTTPGetClient: Sendable {
             await client.shutdown()
             throw error
         }
+    }
+
+    /// The PEM certificates in the file at `path` (`named` for messages), at least one, or
+    /// `failure` saying why not.
+    private static func certificates(
+        in path: String,
+        named name: String,
+        failure: (String) -> Failure
+    ) throws(Failure) -> [NIOSSLCertificate] {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMBytes(WebSecurity.read(path))
+        } catch let error as WebSecurity.Failure {
+            throw failure("cannot read \(name) \(path): \(error.reason)")
+        } catch {
+            certificates = []
+        }
+        guard !certificates.isEmpty else { throw failure("\(name) \(path) holds no PEM certificate") }
+        return certificates
     }
 
     private static func timeAmount(_ duration: Duration) -> TimeAmount {
