@@ -145,6 +145,12 @@ struct WebConfigurationTests {
 
     static let bad: [Bad] = [
         Bad(name: "YAML syntax", yaml: "tls_server_config:\n  cert_file: [a\n", line: 3, message: "not valid YAML"),
+        // Line numbers count line breaks as YAML does: a lone CR is one (found by FuzzWebConfig,
+        // whose line count had not taken it for one).
+        Bad(name: "a lone CR breaks the line", yaml: "tls_server_config:\r  cert_file: [a\n", line: 3, message: "not valid YAML"),
+        // At the end of a text with no final line break libyaml's mark is on the line after the
+        // last; the message names the last (found by FuzzWebConfig).
+        Bad(name: "no final line break", yaml: "tls_server_config:\n  cert_file: [a", line: 2, message: "not valid YAML"),
         Bad(name: "tab indentation", yaml: "tls_server_config:\n\tcert_file: a\n", line: 2, message: "not valid YAML"),
         Bad(name: "not a mapping", yaml: "- a\n- b\n", line: 1, message: "expected a mapping of tls_server_config"),
         Bad(name: "unknown top-level key", yaml: "tls_server_config:\nbasic_auth_user:\n  a: b\n", line: 2, message: "unknown key basic_auth_user"),

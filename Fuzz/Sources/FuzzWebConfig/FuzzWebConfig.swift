@@ -10,7 +10,10 @@ import SyncmonDaemon
 @c(LLVMFuzzerTestOneInput)
 public func fuzzWebConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.count
+    // Lines as YAML counts them (libyaml's line breaks: LF, CRLF, a lone CR, NEL, LS, PS), so
+    // that a lone CR inside what `wc -l` calls one line starts a new one here too.
+    let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+    let lines = text.split(omittingEmptySubsequences: false) { breaks.contains($0) }.count
     let first = Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/nonexistent") }
     let second = Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/nonexistent") }
     switch (first, second) {

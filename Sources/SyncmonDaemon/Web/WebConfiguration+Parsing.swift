@@ -10,7 +10,7 @@ extension WebConfiguration {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw Self.describe(error)
+            throw Self.describe(error, lines: Self.lineCount(text))
         } catch {
             throw ParseError(line: nil, "not YAML: \(error)")
         }
@@ -215,14 +215,32 @@ extension WebConfiguration {
         return result
     }
 
-    /// One line from a Yams error: where, and libyaml's words for what.
-    private static func describe(_ error: YamlError) -> ParseError {
+    /// Lines as YAML numbers them: one more than its line breaks (LF, CRLF, a lone CR, NEL, LS,
+    /// PS), so a text ending in a break has an empty last line, as libyaml's marks say.
+    static func lineCount(_ text: String) -> Int {
+        var breaks = 0
+        var afterCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": if !afterCarriageReturn { breaks += 1 }
+            case "\r", "\u{85}", "\u{2028}", "\u{2029}": breaks += 1
+            default: break
+            }
+            afterCarriageReturn = scalar == "\r"
+        }
+        return breaks + 1
+    }
+
+    /// One line from a Yams error: where, and libyaml's words for what. `lines` is the text's
+    /// line count: at the end of a text without a final line break libyaml moves its mark to
+    /// the line after the last, which the file does not have (found by FuzzWebConfig).
+    private static func describe(_ error: YamlError, lines: Int) -> ParseError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
-            return ParseError(line: mark.line, "not valid YAML: \(context.map { $0.text + " " } ?? "")\(problem)")
+            return ParseError(line: min(mark.line, lines), "not valid YAML: \(context.map { $0.text + " " } ?? "")\(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return ParseError(line: context.mark.line, "duplicate key \(duplicates.sorted().joined(separator: ", "))")
+            return ParseError(line: min(context.mark.line, lines), "duplicate key \(duplicates.sorted().joined(separator: ", "))")
         case .reader(let problem, _, _, _):
             return ParseError(line: nil, "not valid YAML: \(problem)")
         default:
