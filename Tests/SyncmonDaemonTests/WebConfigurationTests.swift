@@ -1,3 +1,4 @@
+import Foundation
 import SyncmonDaemon
 import Testing
 
@@ -233,6 +234,35 @@ struct WebConfigurationTests {
             #expect(error.message.contains(item.message), "\(error)")
             if let line = item.line { #expect(error.line == line, "\(error)") }
         }
+    }
+
+    @Test("a refusal is the same every time the same text is parsed", arguments: bad)
+    func refusesAlike(_ item: Bad) {
+        let errors = (0..<8).map { _ in
+            Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(item.yaml, directory: "/etc/syncmon") }
+        }
+        guard case .failure(let first) = errors[0] else { return }
+        for case .failure(let error) in errors { #expect(error == first) }
+    }
+
+    /// FuzzWebConfig's input (Tests/Fixtures/webconfig/duplicated-mapping-key.yml): a mapping
+    /// used as a key twice beside a duplicated `tls_server_config`. Yams takes the line of the
+    /// first duplicate in a sort that orders plain keys only, so it named line 2 or line 3 from
+    /// one parse to the next; now no line is named and every parse fails alike.
+    @Test("duplicated mapping keys: the same refusal every time, with no line")
+    func duplicatedMappingKey() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/webconfig/duplicated-mapping-key.yml").path
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        let errors = (0..<32).compactMap { _ -> WebConfiguration.ParseError? in
+            let result = Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/etc/syncmon") }
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        #expect(errors.count == 32)
+        #expect(errors.allSatisfy { $0 == errors.first })
+        #expect(errors.first?.line == nil)
+        #expect(errors.first?.message.contains("duplicate key (a mapping or list as a key), tls_server_config") == true, "\(errors)")
     }
 
     @Test("relative paths resolve against the file's directory")

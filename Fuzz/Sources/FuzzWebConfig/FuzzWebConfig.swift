@@ -20,7 +20,7 @@ public func fuzzWebConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case (.success(let a), .success(let b)):
         invariant(a == b, "a second parse differs")
     case (.failure(let a), .failure(let b)):
-        invariant(a == b, "a second parse fails differently")
+        invariant(a == b, "a second parse fails differently: \(a) / \(b)")
         if let line = a.line { invariant((1...max(lines, 1)).contains(line), "\(a) names no line of \(lines)") }
     default:
         invariant(false, "parsing is not deterministic")
