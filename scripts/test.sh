@@ -28,6 +28,8 @@ if [ -n "$sanitizer" ]; then
     # suite objects, Foundation's file reads in the test helpers): memory errors fail the run,
     # those leaks do not. SYNCMON_DETECT_LEAKS=1 brings them back.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=${SYNCMON_DETECT_LEAKS:-0}}
+    # ThreadSanitizer's known false reports inside the Swift runtime (each explained in the file).
+    export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
     swift build --build-tests "${flags[@]}"
     export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
     swift test --skip-build "${flags[@]}" --skip "SyncmonDaemonTests|SyncmonClientTests|WrapRealToolTests"
