@@ -21,7 +21,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Web configuration (exporter-toolkit's web-config.yml): YAML, and TLS on the listeners.
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
     ],
     targets: [
@@ -112,7 +111,6 @@ let package = Package(
                 // Syncthing's REST API: request/response over HTTP or HTTPS.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(

@@ -6,8 +6,9 @@
 #   - the dynamic symbol table holds only what is imported (--no-export-dynamic),
 # which saves the loader reading and dirtying about 3 MB at every start (idle RSS, start time:
 # docs/performance.md). lld also resolves the static Swift runtime's archives whatever their
-# order; Foundation's own archives (Yams imports Foundation) are named, as their autolink
-# entries do not bring them in when the runtime is linked statically.
+# order; the archives FoundationEssentials needs are named, as their autolink entries do not
+# bring them in when the runtime is linked statically. Nothing links all of Foundation (and
+# ICU with it): syncmon's own code imports FoundationEssentials only, and so do its packages.
 #
 # The linker settings live here, in a SwiftPM toolset written next to the build, and nowhere
 # else: they touch only the link step (no module is recompiled for them), and Package.swift
@@ -42,7 +43,7 @@ cat >"$toolset" <<EOF
     "path": "$lld",
     "extraCLIOptions": [
       "-z", "pack-relative-relocs", "--no-export-dynamic",
-      "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation"
+      "-l_FoundationCollections", "-l_FoundationCShims"
     ]
   }
 }

@@ -207,9 +207,6 @@ cat >"$root/usr/share/lintian/overrides/syncmon" <<'EOF'
 # the system's without patching it (AsyncHTTPClient, for the Syncthing source, depends on it).
 # syncmon's own gzip uses libz.so.1 (zlib1g, in Depends).
 syncmon: embedded-library zlib [usr/bin/syncmon]
-# Yams (the web configuration's YAML) builds its own copy of libyaml's C sources into the
-# binary, statically like every Swift package; it has no option to use the system's libyaml.
-syncmon: embedded-library libyaml [usr/bin/syncmon]
 # Not a Debian upload: the package is built from a git commit and closes no ITP bug.
 syncmon: initial-upload-closes-no-bugs [usr/share/doc/syncmon/changelog.Debian.gz:1]
 EOF

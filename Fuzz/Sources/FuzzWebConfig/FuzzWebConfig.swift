@@ -1,7 +1,8 @@
 import FuzzSupport
 import SyncmonDaemon
 
-/// The `--web.config.file` parser (exporter-toolkit's YAML, through Yams), on arbitrary text.
+/// The `--web.config.file` parser (exporter-toolkit's format, read by syncmon's `YAMLReader`), on
+/// arbitrary text.
 ///
 /// Invariants: parsing is deterministic; a rejection that names a line names one the text has;
 /// an accepted file's basic-auth users all have a hash and its TLS section, when present, both a
@@ -10,9 +11,9 @@ import SyncmonDaemon
 @c(LLVMFuzzerTestOneInput)
 public func fuzzWebConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    // Lines as YAML counts them (libyaml's line breaks: LF, CRLF, a lone CR, NEL, LS, PS), so
-    // that a lone CR inside what `wc -l` calls one line starts a new one here too.
-    let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+    // Lines as YAML 1.2 counts them (LF, CRLF, a lone CR), so that a lone CR inside what
+    // `wc -l` calls one line starts a new one here too.
+    let breaks: Set<Character> = ["\n", "\r\n", "\r"]
     let lines = text.split(omittingEmptySubsequences: false) { breaks.contains($0) }.count
     let first = Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/nonexistent") }
     let second = Result { () throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/nonexistent") }

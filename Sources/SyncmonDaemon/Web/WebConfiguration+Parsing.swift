@@ -1,29 +1,20 @@
-import Yams
-
 extension WebConfiguration {
     /// Parses a web configuration file's text. Relative paths resolve against `directory` (the
     /// file's own directory). Like exporter-toolkit's strict unmarshalling, an unknown key is an
     /// error; keys exporter-toolkit knows but syncmon does not serve (`client_allowed_sans`,
     /// `rate_limit`) are refused too rather than silently ignored.
     public static func parse(_ text: String, directory: String) throws(ParseError) -> WebConfiguration {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw Self.describe(error, lines: Self.lineCount(text))
-        } catch {
-            throw ParseError(line: nil, "not YAML: \(error)")
-        }
+        let root = try YAMLReader.read(text)
         var configuration = WebConfiguration()
-        guard let root, !Self.isNull(root) else { return configuration }
+        guard let root, !root.isNull else { return configuration }
         for (key, value) in try Self.mapping(root, in: nil) {
             let name = try Self.key(key)
             switch name {
-            case "tls_server_config": configuration.tls = try Self.tlsServer(value, directory: directory)
+            case "tls_server_config": configuration.tls = try Self.tlsServer(value, sectionLine: key.line, directory: directory)
             case "http_server_config": configuration.headers = try Self.httpServer(value)
             case "basic_auth_users": configuration.users = try Self.users(value)
-            case "rate_limit": throw ParseError(line: key.mark?.line, "rate_limit is not supported by syncmon")
-            default: throw ParseError(line: key.mark?.line, "unknown key \(name)")
+            case "rate_limit": throw ParseError(line: key.line, "rate_limit is not supported by syncmon")
+            default: throw ParseError(line: key.line, "unknown key \(name)")
             }
         }
         return configuration
@@ -35,7 +26,9 @@ extension WebConfiguration {
         return directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
 
-    private static func tlsServer(_ node: Node, directory: String) throws(ParseError) -> TLSServer? {
+    /// `sectionLine` is the line of the `tls_server_config:` key, named by refusals of the section
+    /// as a whole (a missing key, settings that contradict each other).
+    private static func tlsServer(_ node: YAMLNode, sectionLine: Int, directory: String) throws(ParseError) -> TLSServer? {
         var certificate: PEMSource? = nil
         var key: PEMSource? = nil
         var clientCA: PEMSource? = nil
@@ -44,9 +37,9 @@ extension WebConfiguration {
         var maximum = TLSVersion.tls13
         var ciphers: [CipherSuite] = []
         var curves: [Curve] = []
-        func pem(_ current: PEMSource?, _ new: PEMSource, _ key: Node, _ names: String) throws(ParseError) -> PEMSource? {
+        func pem(_ current: PEMSource?, _ new: PEMSource, _ key: YAMLNode, _ names: String) throws(ParseError) -> PEMSource? {
             // Go takes the file when both are given; one of the two is a mistake worth naming.
-            guard current == nil else { throw ParseError(line: key.mark?.line, "tls_server_config: set only one of \(names)") }
+            guard current == nil else { throw ParseError(line: key.line, "tls_server_config: set only one of \(names)") }
             switch new {
             case .file(let path): return path.isEmpty ? nil : .file(Self.resolve(path, in: directory))
             case .inline(let text): return text.isEmpty ? nil : new
@@ -54,7 +47,7 @@ extension WebConfiguration {
         }
         for (keyNode, value) in try Self.mapping(node, in: "tls_server_config") {
             let name = try Self.key(keyNode)
-            let line = keyNode.mark?.line
+            let line = keyNode.line
             switch name {
             case "cert_file": certificate = try pem(certificate, .file(try Self.string(value, name)), keyNode, "cert and cert_file")
             case "cert": certificate = try pem(certificate, .inline(try Self.string(value, name)), keyNode, "cert and cert_file")
@@ -93,7 +86,7 @@ extension WebConfiguration {
                 throw ParseError(line: line, "unknown key \(name) in tls_server_config")
             }
         }
-        let line = node.mark?.line
+        let line = sectionLine
         let clientAuth: ClientAuth
         if let clientAuthText {
             guard let parsed = ClientAuth.parse(clientAuthText) else {
@@ -127,7 +120,7 @@ extension WebConfiguration {
         return tls
     }
 
-    private static func httpServer(_ node: Node) throws(ParseError) -> [String: String] {
+    private static func httpServer(_ node: YAMLNode) throws(ParseError) -> [String: String] {
         var headers: [String: String] = [:]
         for (keyNode, value) in try Self.mapping(node, in: "http_server_config") {
             let name = try Self.key(keyNode)
@@ -140,30 +133,30 @@ extension WebConfiguration {
                     let header = try Self.key(headerNode)
                     let text = try Self.string(headerValue, header)
                     guard let allowed = Self.configurableHeaders.first(where: { $0.name == header }) else {
-                        throw ParseError(line: headerNode.mark?.line, "HTTP header \"\(header)\" can not be configured")
+                        throw ParseError(line: headerNode.line, "HTTP header \"\(header)\" can not be configured")
                     }
                     if !allowed.values.isEmpty, !allowed.values.contains(text) {
                         let expected = allowed.values.map { "\"\($0)\"" }.joined(separator: " or ")
-                        throw ParseError(line: headerValue.mark?.line, "invalid value for \(header): expected \(expected), got \"\(text)\"")
+                        throw ParseError(line: headerValue.line, "invalid value for \(header): expected \(expected), got \"\(text)\"")
                     }
                     // Blank means unset, as in exporter-toolkit's documentation.
                     if !text.isEmpty { headers[header] = text }
                 }
             default:
-                throw ParseError(line: keyNode.mark?.line, "unknown key \(name) in http_server_config")
+                throw ParseError(line: keyNode.line, "unknown key \(name) in http_server_config")
             }
         }
         return headers
     }
 
-    private static func users(_ node: Node) throws(ParseError) -> [String: String] {
+    private static func users(_ node: YAMLNode) throws(ParseError) -> [String: String] {
         var users: [String: String] = [:]
         for (keyNode, value) in try Self.mapping(node, in: "basic_auth_users") {
             let user = try Self.key(keyNode)
-            let hash = Self.isNull(value) ? "" : try Self.string(value, user)
+            let hash = value.isNull ? "" : try Self.string(value, user)
             guard BcryptHash(hash) != nil else {
                 throw ParseError(
-                    line: value.mark?.line ?? keyNode.mark?.line,
+                    line: value.line,
                     "basic_auth_users: the hash of \(user) is not a bcrypt hash ($2y$, $2b$ or $2a$, a cost of 04 to 31 and 53 characters, as htpasswd -nBC 10 \"\" prints)"
                 )
             }
@@ -174,84 +167,38 @@ extension WebConfiguration {
 
     // MARK: Node helpers
 
-    private static func isNull(_ node: Node) -> Bool {
-        // YAML's null, as Yams reads it: only unquoted.
-        guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
-    }
-
     /// A mapping's pairs; a null value (`key:` with nothing after it) is an empty mapping.
-    private static func mapping(_ node: Node, in section: String?) throws(ParseError) -> [(key: Node, value: Node)] {
-        if Self.isNull(node) { return [] }
-        guard case .mapping(let mapping) = node else {
+    private static func mapping(_ node: YAMLNode, in section: String?) throws(ParseError) -> [(key: YAMLNode, value: YAMLNode)] {
+        if node.isNull { return [] }
+        guard case .mapping(let pairs, _) = node else {
             throw ParseError(
-                line: node.mark?.line,
+                line: node.line,
                 section.map { "\($0): expected a mapping of key: value" } ?? "expected a mapping of tls_server_config, http_server_config and basic_auth_users")
         }
-        return Array(mapping)
+        return pairs
     }
 
-    private static func key(_ node: Node) throws(ParseError) -> String {
-        guard case .scalar(let scalar) = node else { throw ParseError(line: node.mark?.line, "keys must be plain strings") }
-        return scalar.string
+    private static func key(_ node: YAMLNode) throws(ParseError) -> String {
+        guard case .scalar(let text, _, _) = node else { throw ParseError(line: node.line, "keys must be plain strings") }
+        return text
     }
 
-    private static func string(_ node: Node, _ name: String) throws(ParseError) -> String {
-        if Self.isNull(node) { return "" }
-        guard case .scalar(let scalar) = node else { throw ParseError(line: node.mark?.line, "\(name): expected a string") }
-        return scalar.string
+    private static func string(_ node: YAMLNode, _ name: String) throws(ParseError) -> String {
+        if node.isNull { return "" }
+        guard case .scalar(let text, _, _) = node else { throw ParseError(line: node.line, "\(name): expected a string") }
+        return text
     }
 
-    private static func bool(_ node: Node, _ name: String) throws(ParseError) -> Bool {
-        guard let value = node.bool else { throw ParseError(line: node.mark?.line, "\(name): expected true or false") }
+    private static func bool(_ node: YAMLNode, _ name: String) throws(ParseError) -> Bool {
+        guard let value = node.bool else { throw ParseError(line: node.line, "\(name): expected true or false") }
         return value
     }
 
-    private static func strings(_ node: Node, _ name: String) throws(ParseError) -> [(text: String, line: Int?)] {
-        if Self.isNull(node) { return [] }
-        guard case .sequence(let sequence) = node else { throw ParseError(line: node.mark?.line, "\(name): expected a list") }
+    private static func strings(_ node: YAMLNode, _ name: String) throws(ParseError) -> [(text: String, line: Int?)] {
+        if node.isNull { return [] }
+        guard case .sequence(let items, _) = node else { throw ParseError(line: node.line, "\(name): expected a list") }
         var result: [(text: String, line: Int?)] = []
-        for item in sequence { result.append((try Self.string(item, name), item.mark?.line)) }
+        for item in items { result.append((try Self.string(item, name), item.line)) }
         return result
-    }
-
-    /// Lines as YAML numbers them: one more than its line breaks (LF, CRLF, a lone CR, NEL, LS,
-    /// PS), so a text ending in a break has an empty last line, as libyaml's marks say.
-    static func lineCount(_ text: String) -> Int {
-        var breaks = 0
-        var afterCarriageReturn = false
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": if !afterCarriageReturn { breaks += 1 }
-            case "\r", "\u{85}", "\u{2028}", "\u{2029}": breaks += 1
-            default: break
-            }
-            afterCarriageReturn = scalar == "\r"
-        }
-        return breaks + 1
-    }
-
-    /// One line from a Yams error: where, and libyaml's words for what. `lines` is the text's
-    /// line count: at the end of a text without a final line break libyaml moves its mark to
-    /// the line after the last, which the file does not have (found by FuzzWebConfig).
-    private static func describe(_ error: YamlError, lines: Int) -> ParseError {
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            return ParseError(line: min(mark.line, lines), "not valid YAML: \(context.map { $0.text + " " } ?? "")\(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            // Yams names a key that is not a plain scalar "<uncovertable>", and takes the line of
-            // the first duplicate in its sort of the keys, which orders plain keys only: with a
-            // mapping or a list as a key the line it picks varies from one parse of the same text
-            // to the next (found by FuzzWebConfig). Then no line is named.
-            let complex = "<uncovertable>"
-            let names = duplicates.map { $0 == complex ? "(a mapping or list as a key)" : $0 }.sorted()
-            let line = duplicates.contains(complex) ? nil : min(context.mark.line, lines)
-            return ParseError(line: line, "duplicate key \(names.joined(separator: ", "))")
-        case .reader(let problem, _, _, _):
-            return ParseError(line: nil, "not valid YAML: \(problem)")
-        default:
-            return ParseError(line: nil, "not valid YAML: \(error)")
-        }
     }
 }
