@@ -156,8 +156,10 @@ Comment: The syncmon source tree has no LICENSE file of its own; this package is
  distributed under the Apache License 2.0.
  .
  /usr/bin/syncmon is linked statically with the Swift runtime, standard library
- and Foundation (Copyright 2014-$year Apple Inc. and the Swift project authors,
- Apache-2.0 with the Runtime Library Exception) and with the Swift packages the
+ and FoundationEssentials (Copyright 2014-$year Apple Inc. and the Swift project
+ authors, Apache-2.0 with the Runtime Library Exception), with GCC's libstdc++ in
+ a release build (Free Software Foundation, GPL-3+ with the GCC Runtime Library
+ Exception 3.1, which permits this) and with the Swift packages the
  source tree's Package.swift depends on: swift-argument-parser, swift-log,
  swift-nio, swift-nio-extras, swift-service-lifecycle and async-http-client,
  with their own dependencies (swift-nio-ssl, swift-nio-http2, swift-atomics,
