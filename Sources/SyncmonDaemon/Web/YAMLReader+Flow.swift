@@ -107,20 +107,11 @@ extension YAMLReader {
     /// Spaces, tabs, line breaks and comments inside a flow collection; a line indented no more
     /// than the collection's block means its bracket was never closed.
     mutating func skipFlowSpace(openedOn startLine: Int, _ bracket: String) throws(WebConfiguration.ParseError) {
-        while self.index < self.bytes.count {
-            let byte = self.bytes[self.index]
-            if self.isSpace(byte) {
-                self.index += 1
-            } else if self.isBreak(byte) {
-                self.consumeBreak()
-                if self.atAnyDocumentMarker { break }
-            } else if byte == UInt8(ascii: "#") && (self.index == self.lineStart || self.isSpace(self.bytes[self.index - 1])) {
-                while !self.atLineEnd { self.index += 1 }
-            } else if self.startsLessIndentedLine && byte != UInt8(ascii: "]") && byte != UInt8(ascii: "}") {
-                break
-            } else {
-                return
-            }
+        self.skipWhiteSpaceAndComments()
+        if let byte = self.byte, !self.atAnyDocumentMarker,
+            !self.startsLessIndentedLine || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+        {
+            return
         }
         throw WebConfiguration.ParseError(line: startLine, "not valid YAML: the \(bracket) opened on this line is not closed")
     }

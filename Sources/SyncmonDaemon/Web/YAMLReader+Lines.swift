@@ -4,6 +4,18 @@ extension YAMLReader {
     /// Moves to the next character that is neither white space, a line break nor in a comment;
     /// false at the end. A tab in a content line's indentation is refused, as YAML does.
     mutating func skipToContent() throws(WebConfiguration.ParseError) -> Bool {
+        self.skipWhiteSpaceAndComments()
+        guard self.index < self.bytes.count else { return false }
+        let indentation = self.bytes[self.lineStart..<self.index]
+        if indentation.contains(UInt8(ascii: "\t")) && indentation.allSatisfy(self.isSpace) {
+            throw self.failure("a tab in the indentation (YAML indents with spaces)")
+        }
+        return true
+    }
+
+    /// Past spaces, tabs, line breaks and comments (a `#` at a line's start or after white
+    /// space), to the next other character or the end.
+    mutating func skipWhiteSpaceAndComments() {
         while self.index < self.bytes.count {
             let byte = self.bytes[self.index]
             if self.isSpace(byte) {
@@ -13,14 +25,9 @@ extension YAMLReader {
             } else if byte == UInt8(ascii: "#") && (self.index == self.lineStart || self.isSpace(self.bytes[self.index - 1])) {
                 while !self.atLineEnd { self.index += 1 }
             } else {
-                let indentation = self.bytes[self.lineStart..<self.index]
-                if indentation.contains(UInt8(ascii: "\t")) && indentation.allSatisfy(self.isSpace) {
-                    throw self.failure("a tab in the indentation (YAML indents with spaces)")
-                }
-                return true
+                return
             }
         }
-        return false
     }
 
     /// After a value: white space, perhaps a comment, then the line's end, which is consumed.
