@@ -26,8 +26,10 @@ if [ -n "$sanitizer" ]; then
     flags=(--sanitize="$sanitizer" --scratch-path ".build-$sanitizer")
     # LeakSanitizer's exit-time report is about the toolchain's own test runners (XCTest's
     # suite objects, Foundation's file reads in the test helpers): memory errors fail the run,
-    # those leaks do not. SYNCMON_DETECT_LEAKS=1 brings them back.
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=${SYNCMON_DETECT_LEAKS:-0}}
+    # those leaks do not. SYNCMON_DETECT_LEAKS=1 brings them back. Options given in
+    # ASAN_OPTIONS (log_path=…, say) are added after this one, so they keep it unless they set
+    # detect_leaks themselves.
+    export ASAN_OPTIONS="detect_leaks=${SYNCMON_DETECT_LEAKS:-0}${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
     # ThreadSanitizer's known false reports inside the Swift runtime (each explained in the file).
     export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
     swift build --build-tests "${flags[@]}"
