@@ -136,13 +136,7 @@ struct WebConfigurationTests {
         #expect(try WebConfiguration.parse(item.yaml, directory: "/etc/syncmon") == item.expected)
     }
 
-    struct Bad: CustomTestStringConvertible, Sendable {
-        var name: String
-        var yaml: String
-        var line: Int?
-        var message: String
-        var testDescription: String { self.name }
-    }
+    typealias Bad = RefusedText
 
     static let bad: [Bad] = [
         // An unclosed bracket is named where it opens, not where the text ends.
@@ -229,13 +223,7 @@ struct WebConfigurationTests {
 
     @Test("bad files are refused with the line and the reason", arguments: bad)
     func refusesBad(_ item: Bad) {
-        do {
-            let parsed = try WebConfiguration.parse(item.yaml, directory: "/etc/syncmon")
-            Issue.record("accepted: \(parsed)")
-        } catch {
-            #expect(error.message.contains(item.message), "\(error)")
-            #expect(error.line == item.line, "\(error)")
-        }
+        item.expectRefused { (text) throws(WebConfiguration.ParseError) in try WebConfiguration.parse(text, directory: "/etc/syncmon") }
     }
 
     @Test("a refusal is the same every time the same text is parsed", arguments: bad)

@@ -194,10 +194,10 @@ extension WebConfiguration {
         return value
     }
 
-    private static func strings(_ node: YAMLNode, _ name: String) throws(ParseError) -> [(text: String, line: Int?)] {
+    private static func strings(_ node: YAMLNode, _ name: String) throws(ParseError) -> [(text: String, line: Int)] {
         if node.isNull { return [] }
         guard case .sequence(let items, _) = node else { throw ParseError(line: node.line, "\(name): expected a list") }
-        var result: [(text: String, line: Int?)] = []
+        var result: [(text: String, line: Int)] = []
         for item in items { result.append((try Self.string(item, name), item.line)) }
         return result
     }

@@ -79,7 +79,7 @@ extension YAMLReader {
             text += self.text(start..<self.index, trimmingTrailingBlanks: true)
             guard self.atLineEnd, self.index < self.bytes.count else { return text }
             // The text may go on on the next line.
-            let saved = (self.index, self.line, self.lineStart)
+            let saved = self
             self.consumeBreak()
             var emptyLines = 0
             while true {
@@ -91,7 +91,7 @@ extension YAMLReader {
             guard let byte = self.byte, !self.isFlowIndicator(at: self.index), byte != UInt8(ascii: "#"), byte != UInt8(ascii: ":"),
                 !self.atAnyDocumentMarker, !self.startsLessIndentedLine
             else {
-                (self.index, self.line, self.lineStart) = saved
+                self = saved
                 return text
             }
             text += emptyLines == 0 ? " " : String(repeating: "\n", count: emptyLines)

@@ -9,7 +9,7 @@ extension YAMLReader {
         try self.expectLineEnd(after: "the value")
         while !endedByComment {
             // Look ahead: empty lines, then a line more indented than the parent continues the text.
-            let saved = (self.index, self.line, self.lineStart)
+            let saved = self
             var emptyLines = 0
             var continues = false
             while self.index < self.bytes.count {
@@ -26,7 +26,7 @@ extension YAMLReader {
                 break
             }
             guard continues else {
-                (self.index, self.line, self.lineStart) = saved
+                self = saved
                 break
             }
             let next = try self.plainLine()
@@ -75,6 +75,7 @@ extension YAMLReader {
         let base = max(parentIndent, 0)
         var contentIndent = explicitIndent.map { base + $0 }
         var lines: [String] = []
+        var widestLeadingEmptyLine = 0
         while self.index < self.bytes.count {
             let start = self.index
             let spaces = self.countSpaces(from: start)
@@ -82,17 +83,21 @@ extension YAMLReader {
             while end < self.bytes.count, !self.isBreak(self.bytes[end]) { end += 1 }
             let blank = self.bytes[start..<end].allSatisfy { $0 == UInt8(ascii: " ") }
             if contentIndent == nil, !blank {
+                // The first line of text sets the indentation.
                 guard spaces > parentIndent else { break }
-                contentIndent = spaces
-                if let longest = lines.map(\.count).max(), longest > spaces {
+                guard widestLeadingEmptyLine <= spaces else {
                     throw self.failure("a leading empty line of a block scalar is more indented than its text")
                 }
-                lines = lines.map { _ in "" }
+                contentIndent = spaces
             }
             if blank {
                 // An empty line; past the indentation its spaces are text (in a literal scalar).
-                let extra = spaces - (contentIndent ?? spaces)
-                lines.append(contentIndent == nil ? String(repeating: " ", count: spaces) : String(repeating: " ", count: max(extra, 0)))
+                if let indent = contentIndent {
+                    lines.append(String(repeating: " ", count: max(spaces - indent, 0)))
+                } else {
+                    widestLeadingEmptyLine = max(widestLeadingEmptyLine, spaces)
+                    lines.append("")
+                }
             } else {
                 guard let indent = contentIndent, spaces >= indent, !self.atAnyDocumentMarker(lineStartAt: start) else { break }
                 lines.append(self.text((start + indent)..<end, trimmingTrailingBlanks: false))
@@ -100,7 +105,6 @@ extension YAMLReader {
             self.index = end
             if self.index < self.bytes.count { self.consumeBreak() }
         }
-        if contentIndent == nil { lines = lines.map { _ in "" } }
         let trailingEmpty = lines.reversed().prefix { $0.isEmpty }.count
         let body = Array(lines.dropLast(trailingEmpty))
         var text = literal ? body.joined(separator: "\n") : Self.fold(body)

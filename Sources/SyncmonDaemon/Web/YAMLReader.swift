@@ -170,27 +170,12 @@ struct YAMLReader {
         var position = self.index
         switch self.byte {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
-            let quote = self.bytes[position]
-            position += 1
-            while position < self.bytes.count, !self.isBreak(self.bytes[position]) {
-                let byte = self.bytes[position]
-                if quote == UInt8(ascii: "\"") && byte == UInt8(ascii: "\\") {
-                    position += 2
-                    continue
-                }
-                if byte == quote {
-                    if quote == UInt8(ascii: "'"), position + 1 < self.bytes.count, self.bytes[position + 1] == quote {
-                        position += 2
-                        continue
-                    }
-                    break
-                }
-                position += 1
-            }
-            guard position < self.bytes.count, self.bytes[position] == quote else { return false }
-            position += 1
-            while position < self.bytes.count, self.bytes[position] == UInt8(ascii: " ") || self.bytes[position] == UInt8(ascii: "\t") { position += 1 }
-            return position < self.bytes.count && self.bytes[position] == UInt8(ascii: ":")
+            // Read the quoted text on a copy (the bytes are shared, not copied): a key is one
+            // line, then ':'.
+            var probe = self
+            guard (try? probe.quoted()) != nil, probe.line == self.line else { return false }
+            probe.skipSpaces()
+            return probe.byte == UInt8(ascii: ":")
         case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"), UInt8(ascii: "|"),
             UInt8(ascii: ">"), UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"), UInt8(ascii: "#"):
             return false
