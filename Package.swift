@@ -147,7 +147,11 @@ let package = Package(
         .testTarget(name: "SyncmonSocketsTests", dependencies: ["SyncmonLock", "SyncmonSockets"]),
         .testTarget(
             name: "SyncmonDaemonTests",
-            dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonTestSupport"]
+            dependencies: [
+                "SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonTestSupport",
+                // NIOAsyncTestingChannel: the daemon's channel handlers tested without sockets.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "SyncmonSystemdTests",
