@@ -26,7 +26,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ),
     ("FuzzSyncthing", [.product(name: "SyncmonAdapters", package: "syncmon"), .product(name: "SyncmonCore", package: "syncmon")]),
     ("FuzzWrap", [.product(name: "SyncmonAdapters", package: "syncmon")]),
-    ("FuzzWebConfig", [.product(name: "SyncmonDaemon", package: "syncmon")]),
+    ("FuzzWebConfig", [.product(name: "SyncmonWeb", package: "syncmon")]),
 ]
 
 let package = Package(

@@ -4,6 +4,7 @@ import NIOPosix
 import ServiceLifecycle
 import SyncmonCore
 import SyncmonSystemd
+import SyncmonWeb
 import UnixSignals
 
 /// Builds and runs the daemon: every long-running part a `Service` in one `ServiceGroup`.

@@ -6,6 +6,7 @@ import SyncmonSystemd
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonWeb
 #endif
 
 /// `syncmon daemon`: the service.

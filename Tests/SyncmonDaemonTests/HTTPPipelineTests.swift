@@ -3,6 +3,7 @@ import NIOEmbedded
 import NIOHTTP1
 import NIOPosix
 import SyncmonCore
+import SyncmonWeb
 import Testing
 
 @testable import SyncmonDaemon

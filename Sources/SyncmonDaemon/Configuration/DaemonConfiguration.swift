@@ -2,6 +2,7 @@ import SyncmonCore
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonWeb
 #endif
 
 /// Everything `syncmon daemon` runs with: built from defaults, then the configuration file, then

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import SyncmonSystemd
+import SyncmonWeb
 import UnixSignals
 
 /// Re-reads the configuration on SIGHUP (docs/operations.md#systemd): `RELOADING=1`, apply, `READY=1`.

@@ -9,6 +9,7 @@ import SyncmonCore
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonWeb
 #endif
 
 /// The HTTP listener (`--listen`, docs/configuration.md): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
