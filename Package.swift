@@ -13,6 +13,7 @@ let package = Package(
         // For the fuzz package in Fuzz/ (docs/fuzzing.md), which depends on this one by path.
         .library(name: "SyncmonDaemon", targets: ["SyncmonDaemon"]),
         .library(name: "SyncmonWeb", targets: ["SyncmonWeb"]),
+        .library(name: "SyncmonGzip", targets: ["SyncmonGzip"]),
         .library(name: "SyncmonExposition", targets: ["SyncmonExposition"]),
     ],
     dependencies: [
@@ -90,6 +91,8 @@ let package = Package(
         // Blocking POSIX sockets and a minimal HTTP/1.1 client on them, for the command line, the
         // tests and the benchmark; nothing but Glibc. (The daemon and SyncmonClient use SwiftNIO.)
         .target(name: "SyncmonSockets"),
+        // gzip for /metrics and large responses (zlib), compressed as it is rendered.
+        .target(name: "SyncmonGzip", dependencies: ["CZlib"]),
         // The exporter-toolkit web configuration (TLS, basic auth) with its YAML reader and
         // bcrypt: a library in its own right, with no daemon in it.
         .target(
@@ -107,10 +110,10 @@ let package = Package(
             dependencies: [
                 "CMalloc",
                 "CNetlink",
-                "CZlib",
                 "SyncmonAdapters",
                 "SyncmonCore",
                 "SyncmonExposition",
+                "SyncmonGzip",
                 "SyncmonLock",
                 "SyncmonSystemd",
                 "SyncmonWeb",
@@ -158,6 +161,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SyncmonWebTests", dependencies: ["SyncmonWeb"]),
+        .testTarget(name: "SyncmonGzipTests", dependencies: ["SyncmonGzip", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonSocketsTests", dependencies: ["SyncmonLock", "SyncmonSockets"]),
         .testTarget(
             name: "SyncmonDaemonTests",
