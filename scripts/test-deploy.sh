@@ -65,7 +65,7 @@ step "promtool check config (the example scrape configuration)"
 "$promtool" check config deploy/prometheus/prometheus.yml.example
 
 step "dashboard lint"
-"$python" scripts/lint-dashboard.py --promtool "$promtool" dashboards/syncmon.json
+"$python" scripts/lint-dashboard.py --promtool "$promtool" dashboards/syncmon.json dashboards/syncmon-fleet.json
 "$python" scripts/lint-dashboard.py --promtool "$promtool" --self-test dashboards/syncmon.json
 "$python" -c 'import json, sys; json.load(open(sys.argv[1]))' dashboards/syncmon.json
 if "$python" scripts/lint-dashboard.py --promtool "$promtool" scripts/testdata/broken-dashboard.json >"$work/broken.txt"; then
