@@ -6,14 +6,14 @@
 #     Prometheus servers (site a: h1–h3, site b: h4–h6; external label `site`, the shipped
 #     syncmon-fleet.yml), a global Prometheus federating their recorded series (honor_labels,
 #     match[], syncmon-fleet-global.yml), a Prometheus in agent mode remote-writing every host
-#     into Debian's victoria-metrics.
+#     into Debian's victoria-metrics, and vmalert recording syncmon-fleet.yml's rules there.
 # scripts/fleet/fleet.py then checks the rules' numbers against what each host was sent, per site
 # and fleet-wide, through federation and in VictoriaMetrics; every host's /metrics through
 # `promtool check metrics` with no instance/host label of its own; a restarted host, a host
 # over max-engines, a stopped host seen as stale, a site Prometheus down; and prints the series
 # per host and per pair. The canary between two hosts runs with SYNCMON_FLEET_CANARY=1 (and a
 # daemon whose --help lists --canary). Every address is inside namespaces this script creates.
-# Scrape and evaluation every second; about 2 minutes.
+# Scrape and evaluation every second; 30-60 s.
 # Usage: scripts/test-fleet.sh   (as root; binary: $SYNCMON_BINARY, default .build/debug/syncmon;
 #                                 Python: $PYTHON, default Debian's /usr/bin/python3)
 set -euo pipefail
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 binary=${SYNCMON_BINARY:-.build/debug/syncmon}
 python=${PYTHON:-/usr/bin/python3}
 [ "$(id -u)" -eq 0 ] || { echo "test-fleet: needs root (network namespaces)" >&2; exit 2; }
-for tool in ip prometheus promtool victoria-metrics rsync "$python"; do
+for tool in ip prometheus promtool victoria-metrics vmalert rsync "$python"; do
     command -v "$tool" >/dev/null || { echo "test-fleet: $tool not found (scripts/install-deps.sh --test)" >&2; exit 2; }
 done
 "$python" -c 'import yaml' 2>/dev/null || { echo "test-fleet: $python cannot import yaml (scripts/install-deps.sh --test)" >&2; exit 2; }

@@ -28,7 +28,7 @@ SITES = {"a": ["h1", "h2", "h3"], "b": ["h4", "h5", "h6"]}
 HOSTS = [host for hosts in SITES.values() for host in hosts]
 SITE_OF = {host: site for site, hosts in SITES.items() for host in hosts}
 ADDRESS = {host: f"10.77.0.1{index}" for index, host in enumerate(HOSTS, start=1)}
-PORT = {"global": 19090, "a": 19091, "b": 19092, "agent": 19093, "vm": 18428}
+PORT = {"global": 19090, "a": 19091, "b": 19092, "agent": 19093, "vm": 18428, "vmalert": 18880}
 # h5 runs with a small max-engines and is sent far more pairs.
 MAX_ENGINES = 40
 BULK_PAIRS = 3000
@@ -247,6 +247,11 @@ class Fleet:
             "remote_write": [{"url": f"http://127.0.0.1:{PORT['vm']}/api/v1/write",
                               "queue_config": {"batch_send_deadline": "1s"}}],
         })
+        # vmalert evaluates the shipped recording rules over the raw series in VictoriaMetrics and
+        # writes the records back (docs/fleet.md): the same rules without a site server.
+        rules = yaml.safe_load(open(os.path.join(self.repo, "deploy/prometheus/syncmon-fleet.yml")))
+        records = [dict(group, rules=[rule for rule in group["rules"] if "record" in rule]) for group in rules["groups"]]
+        self.dump("vmalert-rules.yml", {"groups": [group for group in records if group["rules"]]})
         for name in ("prometheus-a.yml", "prometheus-b.yml", "prometheus-global.yml"):
             self.check(["promtool", "check", "config", self.path(name)])
 
@@ -270,6 +275,10 @@ class Fleet:
         self.processes.start("victoria-metrics", [
             "victoria-metrics", f"-storageDataPath={self.path('vm')}", f"-httpListenAddr=127.0.0.1:{PORT['vm']}",
             "-retentionPeriod=1d", "-search.latencyOffset=0s", "-search.disableCache", "-loggerLevel=WARN"])
+        vm = f"http://127.0.0.1:{PORT['vm']}"
+        self.processes.start("vmalert", [
+            "vmalert", f"-rule={self.path('vmalert-rules.yml')}", f"-datasource.url={vm}", f"-remoteWrite.url={vm}",
+            "-evaluationInterval=1s", f"-httpListenAddr=127.0.0.1:{PORT['vmalert']}", "-loggerLevel=WARN"])
         for name in ("a", "b", "global"):
             self.start_prometheus(name)
         self.processes.start("prometheus-agent", [
@@ -454,7 +463,11 @@ class Fleet:
         wait("VictoriaMetrics: site a's pairs per status", lambda: {
             status: value for (status,), value in self.vm.values('sum by (site, job, status) (syncmon_status{site="a"})', "status").items()
             if value} == expected_a, 60)
-        log("ok: VictoriaMetrics (agent remote write): the same pairs per site and per status")
+        wait("VictoriaMetrics: site a's pairs per status recorded by vmalert", lambda: {
+            status: value for (status,), value in self.vm.values('site_status:syncmon_pairs:sum{site="a"}', "status").items()
+            if value} == expected_a, 60)
+        log("ok: VictoriaMetrics (agent remote write): the same pairs per site and per status, "
+            "raw and as recorded by vmalert with the shipped rules")
 
     @staticmethod
     def fmt(counts):
@@ -556,11 +569,11 @@ class Fleet:
             f'instance:syncmon_host_stale:bool{{instance="{instance}",site="b"}}', "instance").get((instance,)) == 1, 30)
         wait("global: SyncmonFleetHostStale firing for h6 (federated from site b)", lambda: self.glob.query(
             f'ALERTS{{alertname="SyncmonFleetHostStale",alertstate="firing",instance="{instance}",site="b"}}'), 30)
-        wait("VictoriaMetrics: h6 stale by the same rule", lambda: self.vm.values(
-            self.rule_expr("syncmon-fleet.yml", "instance:syncmon_host_stale:bool"), "instance").get((instance,)) == 1, 60)
+        wait("VictoriaMetrics: h6 stale by the same rule, recorded by vmalert", lambda: self.vm.values(
+            f'instance:syncmon_host_stale:bool{{instance="{instance}",site="b"}}', "instance").get((instance,)) == 1, 60)
         wait("global: one stale host fleet-wide", lambda: self.glob.values("fleet:syncmon_hosts_stale:sum").get(()) == 1, 30)
         log(f"ok: h6 stopped: stale on site b after {seen:.1f}s, through federation with site=\"b\", "
-            "SyncmonFleetHostStale firing, and in VictoriaMetrics by the shipped expression")
+            "SyncmonFleetHostStale firing, and in VictoriaMetrics by the shipped rule under vmalert")
         # Without h6's simulated engines every count is known: fleet-wide, exact.
         expected = {status: float(count) for status, count in self.expected_statuses(HOSTS[:5]).items()}
         wait("global: fleet-wide pairs per status", lambda: {
@@ -598,14 +611,6 @@ class Fleet:
             raise Failure("global: site a's counts went away with site b")
         log("ok: site b's Prometheus down: global says up=0 and 1 site down, SyncmonFleetSiteDown fires, "
             "site b's counts and the fleet sums are absent (no zeros), site a's remain")
-
-    def rule_expr(self, file, record):
-        rules = yaml.safe_load(open(os.path.join(self.repo, "deploy/prometheus", file)))
-        for group in rules["groups"]:
-            for rule in group["rules"]:
-                if rule.get("record") == record:
-                    return rule["expr"]
-        raise Failure(f"{file}: no record {record}")
 
     def dashboard_expr(self, title):
         """A panel's first query with every variable at All."""
