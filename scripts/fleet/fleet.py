@@ -657,6 +657,31 @@ class Fleet:
         high = max(row[4] / row[2] for row in pair_rows)
         log(f"measured: {rows[0][3]} series per host without pairs, {low:.1f}–{high:.1f} per pair")
 
+    def check_docs(self):
+        """docs/fleet.md's configurations pass `promtool check config` with the shipped rule files,
+        and its federation match[] is the one this test federates with."""
+        text = open(os.path.join(self.repo, "docs/fleet.md")).read()
+        if FEDERATE_MATCH not in text:
+            raise Failure("docs/fleet.md does not give the match[] the test federates with: " + FEDERATE_MATCH)
+        sd = self.path("file_sd.yml")
+        with open(sd, "w") as file:
+            yaml.safe_dump([{"targets": ["10.77.0.11:9478"]}], file)
+        checked = 0
+        for index, block in enumerate(re.findall(r"```yaml\n(.*?)```", text, re.S)):
+            if "scrape_configs:" not in block:
+                continue
+            block = block.replace("/usr/share/syncmon/prometheus/", os.path.join(self.repo, "deploy/prometheus") + "/")
+            block = re.sub(r"/etc/prometheus/file_sd/\S+\.yml", sd, block)
+            path = self.path(f"docs-{index}.yml")
+            with open(path, "w") as file:
+                file.write(block)
+            agent = ["--agent"] if "remote_write:" in block else []
+            self.check(["promtool", "check", "config", *agent, path])
+            checked += 1
+        if checked < 3:
+            raise Failure(f"docs/fleet.md: {checked} Prometheus configurations found, expected the site, global and agent ones")
+        log(f"ok: docs/fleet.md: {checked} Prometheus configurations pass promtool check config; its match[] is the test's")
+
     # --- the run -----------------------------------------------------------------------------
 
     def run(self):
@@ -664,6 +689,7 @@ class Fleet:
             os.makedirs(self.path(host, "state"), exist_ok=True)
         if self.canary:
             self.prepare_canary()
+        self.check_docs()
         self.start_servers()
         for host in HOSTS:
             self.start_daemon(host)
