@@ -147,7 +147,10 @@ let package = Package(
         .testTarget(name: "SyncmonSocketsTests", dependencies: ["SyncmonLock", "SyncmonSockets"]),
         .testTarget(
             name: "SyncmonDaemonTests",
-            dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonTestSupport"]
+            dependencies: [
+                "SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonSystemd", "SyncmonTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "SyncmonSystemdTests",
@@ -163,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "SyncmonCLITests",
             dependencies: [
-                "syncmon", "SyncmonCore", "SyncmonSockets", "SyncmonTestSupport",
+                "syncmon", "SyncmonCore", "SyncmonDaemon", "SyncmonSockets", "SyncmonTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
