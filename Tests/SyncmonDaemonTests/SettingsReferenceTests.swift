@@ -59,8 +59,15 @@ struct SettingsReferenceTests {
     @Test("deploy/syncmon.conf.example is as the declarations make it, and configuration.md shows it whole")
     func exampleFile() throws {
         let expected = SettingsReference.exampleFile()
-        if try Self.read(Self.exampleFile) != expected, ProcessInfo.processInfo.environment["SYNCMON_WRITE_REFERENCE"] == "1" {
+        if ProcessInfo.processInfo.environment["SYNCMON_WRITE_REFERENCE"] == "1" {
             try expected.write(to: Self.root.appendingPathComponent(Self.exampleFile), atomically: true, encoding: .utf8)
+            // configuration.md's "Example file" section shows it in the first ini block after its heading.
+            var doc = try Self.read(Self.configurationDoc)
+            let heading = try #require(doc.range(of: "## Example file\n"))
+            let open = try #require(doc[heading.upperBound...].range(of: "```ini\n"))
+            let close = try #require(doc[open.upperBound...].range(of: "```\n"))
+            doc.replaceSubrange(open.upperBound..<close.lowerBound, with: expected)
+            try doc.write(to: Self.root.appendingPathComponent(Self.configurationDoc), atomically: true, encoding: .utf8)
         }
         #expect(try Self.read(Self.exampleFile) == expected, "SYNCMON_WRITE_REFERENCE=1 rewrites it")
         #expect(try Self.read(Self.configurationDoc).contains("```ini\n" + expected + "```\n"), "configuration.md's Example file section")

@@ -15,8 +15,8 @@ extension SettingsReference {
             "# Syntax: `key = value`, one per line. Lines starting with # or ; are comments; a # later on a",
             "# line is part of the value. A value may be wrapped in double quotes. Unknown keys are errors.",
             "# Every setting below is commented out and shows its default, or an example when it has none.",
-            "# Durations: \(Self.plain(SettingValue<TimeSpan>.threshold.accepted)).",
         ]
+        lines += Self.wrapped("Durations: \(Self.plain(SettingValue<TimeSpan>.threshold.accepted)).", width: 100, prefix: "# ")
         for setting in ConfigSection.global.settings {
             lines.append("")
             lines += Self.wrapped(Self.plain(Self.exampleProse(setting)), width: 100, prefix: "# ")

@@ -22,10 +22,10 @@ extension SettingsReference {
     public static func manConfiguration() -> String {
         let renamed = Self.flagged.filter { !$0.sections.isEmpty && $0.flag != "--" + $0.key }
         let flagOnly = Self.flagged.filter { $0.sections.isEmpty }
-        var text = "The keys are the long flag names without \\fB\\-\\-\\fP"
-        text += renamed.map { " (\(Self.bold($0.flag!)) is \(Self.bold($0.key)))" }.joined()
-        text += ", except " + WordList.joined(flagOnly.map { Self.bold($0.flag!) }, "and") + ".\n"
-        text += "These keys are written in the file only:\n"
+        var sentence = "The keys are the long flag names without `--`"
+        sentence += renamed.map { " (`\($0.flag!)` is `\($0.key)`)" }.joined()
+        sentence += ", except " + WordList.joined(flagOnly.map { "`\($0.flag!)`" }, "and") + "."
+        var text = Self.roffLines(sentence + " These keys are written in the file only:")
         for setting in Self.fileOnly {
             let places = setting.sections.filter { $0 != .global }.map(Self.roffSection)
             let place = places.isEmpty ? "" : " (in " + WordList.joined(places) + ")"
