@@ -2,8 +2,24 @@ import Logging
 import SyncmonCore
 import SyncmonSystemd
 
-/// Every setting of `syncmon daemon`. Adding one is adding its declaration here (and to ``all``)
-/// and using its value; its flag's help, file key, errors, reload behaviour and reference follow.
+/// Every setting of `syncmon daemon`. Its flag's help, file key, sections, errors, reload
+/// behaviour and reference follow from its declaration here.
+///
+/// Adding a setting:
+/// 1. its value in ``DaemonConfiguration`` (the property's initial value is the default);
+/// 2. its declaration below, and in ``all`` where help and the reference should list it:
+///    `static let logFormat = DaemonSetting("log-format", .choice("FORMAT"), reload: .restart,
+///    summary: "…", .global(\DaemonConfiguration.logFormat))`; `flag: .none` for a file-only key,
+///    `.list(\.x)` for a repeatable one, a `SettingValue` of its own for a new kind of value;
+/// 3. with a flag, its option in `DaemonCommand` (one line) and its `SettingAssignment.given`
+///    there (DaemonOptionsTests fails until both are there);
+/// 4. its use;
+/// 5. `SYNCMON_WRITE_REFERENCE=1 swift test --filter SettingsReferenceTests` to rewrite the
+///    man page's, configuration.md's and the example file's parts; read the diff.
+///
+/// A key of a section: a declaration with `flag: .none` and a `.section(.source, set:, table:)`
+/// target that stores the value for the section's name. A new kind of section: a
+/// ``ConfigSection`` (its word, name check and examples) named by its keys' targets.
 extension DaemonSetting {
     /// Every setting, in the order of help and the reference.
     public static let all: [DaemonSetting] =
