@@ -99,12 +99,13 @@ struct DaemonCommand: AsyncParsableCommand {
         let flags = self.assignments
         let path = self.configFile ?? (access(Self.defaultConfigFile, R_OK) == 0 ? Self.defaultConfigFile : nil)
         if let path {
-            let text: String
+            var bytes: [UInt8] = []
             do {
-                var bytes: [UInt8] = []
                 try ByteStream.read(path: path) { bytes.append(contentsOf: $0) }
-                text = String(decoding: bytes, as: UTF8.self)
+            } catch {
+                throw ValidationError("the configuration file: \(error); name a readable file with --config")
             }
+            let text = String(decoding: bytes, as: UTF8.self)
             do {
                 configuration = try ConfigFile.apply(text, to: configuration)
             } catch {
