@@ -38,6 +38,7 @@ struct SettingsReferenceTests {
     @Test(
         "each generated part of the man page and configuration.md is as the declarations make it",
         arguments: [
+            (Self.manPage, "daemon synopsis", SettingsReference.manSynopsis()),
             (Self.manPage, "daemon options", SettingsReference.manOptions()),
             (Self.manPage, "stall thresholds", SettingsReference.manThresholds()),
             (Self.manPage, "configuration keys", SettingsReference.manConfiguration()),

@@ -3,6 +3,28 @@ import SyncmonCore
 /// The man page's parts (deploy/man/syncmon.8): the daemon's options, the stall thresholds, and
 /// the configuration file's keys, sections and reload behaviour.
 extension SettingsReference {
+    /// The SYNOPSIS line of `syncmon daemon`: each option but the thresholds, then those as one.
+    public static func manSynopsis() -> String {
+        var words = ["\\fBsyncmon daemon\\fP"]
+        for setting in Self.flagged where !Self.isThreshold(setting) {
+            let value = setting.flagIsOnOff ? "" : " " + Self.italic(setting.placeholder)
+            words.append("[" + Self.bold(setting.flag!) + value + "]" + (setting.isRepeatable ? "..." : ""))
+        }
+        words.append("[\\fIstall thresholds\\fP]")
+        // One option per line at most: roff fills them, and a line never starts with a dot.
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if !line.isEmpty, line.count + 1 + word.count > 78 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The `.TP` entries of `syncmon daemon`'s options other than the thresholds.
     public static func manOptions() -> String {
         Self.flagged.filter { !Self.isThreshold($0) }.map(Self.manEntry).joined()
