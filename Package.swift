@@ -166,7 +166,8 @@ let package = Package(
         .testTarget(
             name: "SyncmonDaemonTests",
             dependencies: [
-                "SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonTestSupport", "SyncmonWeb",
+                "SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonSystemd", "SyncmonTestSupport", "SyncmonWeb",
+                .product(name: "Logging", package: "swift-log"),
                 // NIOAsyncTestingChannel: the daemon's channel handlers tested without sockets.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
@@ -185,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "SyncmonCLITests",
             dependencies: [
-                "syncmon", "SyncmonCore", "SyncmonSockets", "SyncmonTestSupport",
+                "syncmon", "SyncmonCore", "SyncmonDaemon", "SyncmonSockets", "SyncmonTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -210,10 +210,10 @@ struct SubscribeStreamTests {
         }
     }
 
-    @Test("a bad --subscribe is a configuration error (exit 78)")
+    @Test("a bad --subscribe is a usage error (exit 64)")
     func badSubscribe() throws {
         let result = try SyncmonProcess.run(["daemon", "--subscribe", "ftp://host/x", "--log-target", "stderr"])
-        #expect(result.status == 78, "\(result.standardError)")
+        #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("unsupported source"))
     }
 }
