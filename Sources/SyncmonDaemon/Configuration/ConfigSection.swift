@@ -61,7 +61,9 @@ extension ConfigSection {
             """,
         ],
         refuse: { EngineName.parse($0) == nil ? "invalid engine name \($0) (1–64 characters of A-Z a-z 0-9 . _ -)" : nil },
-        open: { configuration, name in configuration.engineThresholds[name, default: [:]] = configuration.engineThresholds[name] ?? [:] }
+        open: { configuration, name in
+            if configuration.engineThresholds[name] == nil { configuration.engineThresholds[name] = [:] }
+        }
     )
 
     /// `[source NAME]`: what the subscribe source `NAME` needs besides its URL.
@@ -77,7 +79,9 @@ extension ConfigSection {
             """
         ],
         refuse: { SourceSpec.isValidName($0) ? nil : "invalid source name \($0) (1–64 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit)" },
-        open: { configuration, name in configuration.sourceSettings[name] = configuration.sourceSettings[name] ?? SourceSettings() }
+        open: { configuration, name in
+            if configuration.sourceSettings[name] == nil { configuration.sourceSettings[name] = SourceSettings() }
+        }
     )
 
     /// Every kind of place, as the settings name them: the top of the file first.
