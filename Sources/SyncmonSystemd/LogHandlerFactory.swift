@@ -16,15 +16,19 @@ public struct LogHandlerFactory: Sendable {
     /// The lowest level every handler made by this factory writes.
     public let logLevel: Logger.Level
 
+    /// How stderr lines read (the journal takes structured entries whatever this says).
+    public let format: LogFormat
+
     /// Creates a factory for an already resolved destination.
-    public init(destination: LogDestination, logLevel: Logger.Level) {
+    public init(destination: LogDestination, logLevel: Logger.Level, format: LogFormat = .text) {
         self.destination = destination
         self.logLevel = logLevel
+        self.format = format
     }
 
     /// Creates a factory for `target`, resolving `auto` against the current process environment.
-    public init(target: LogTarget, logLevel: Logger.Level) {
-        self.init(destination: target.resolveDestination(), logLevel: logLevel)
+    public init(target: LogTarget, logLevel: Logger.Level, format: LogFormat = .text) {
+        self.init(destination: target.resolveDestination(), logLevel: logLevel, format: format)
     }
 
     /// The handler for a logger called `label`, with the global metadata provider.
@@ -38,7 +42,7 @@ public struct LogHandlerFactory: Sendable {
         case .journald:
             JournaldLogHandler(label: label, logLevel: self.logLevel, metadataProvider: metadataProvider)
         case .stderr:
-            StderrLogHandler(label: label, logLevel: self.logLevel, metadataProvider: metadataProvider)
+            StderrLogHandler(label: label, logLevel: self.logLevel, format: self.format, metadataProvider: metadataProvider)
         }
     }
 }

@@ -59,6 +59,9 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
+    @Option(name: .customLong("log-format"), help: "How stderr lines read: text (time, level, pair, message) or logfmt (every field).")
+    var logFormat: LogFormat?
+
     @Option(name: .customLong("max-engines"), help: "The most (engine, database) pairs tracked (default 1000).")
     var maximumPairs: Int?
 
@@ -97,7 +100,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
         let target = LogTarget(rawValue: configuration.logTarget) ?? .auto
-        let factory = LogHandlerFactory(target: target, logLevel: level)
+        let factory = LogHandlerFactory(target: target, logLevel: level, format: configuration.logFormat)
         LoggingSystem.bootstrap { factory.makeHandler(label: $0) }
         let logger = Logger(label: "syncmon")
         do {
@@ -134,6 +137,7 @@ struct DaemonCommand: AsyncParsableCommand {
         if let stateDirectory = self.stateDirectory { configuration.stateDirectory = stateDirectory }
         if let logTarget = self.logTarget { configuration.logTarget = logTarget }
         if let logLevel = self.logLevel { configuration.logLevel = logLevel }
+        if let logFormat = self.logFormat { configuration.logFormat = logFormat }
         if let maximumPairs = self.maximumPairs { configuration.maximumPairs = maximumPairs }
         if let hostNetwork = self.hostNetwork {
             guard let mode = HostNetworkMode(rawValue: hostNetwork) else {
@@ -173,3 +177,5 @@ struct DaemonCommand: AsyncParsableCommand {
         return configuration
     }
 }
+
+extension LogFormat: ExpressibleByArgument {}

@@ -1,9 +1,14 @@
 import Logging
+import SyncmonSystemd
 
 /// Where the client library's few log lines go while `syncmon wrap` runs: warnings and worse
-/// to standard error as `syncmon wrap: warning: …`, so that they reach the job's journal next
-/// to the tool's own output; anything quieter is dropped.
+/// to standard error, read like the daemon's terminal line (``TerminalLogFormatter``) —
+/// `2026-11-25T16:02:21.123Z warning photos/private: Lost the connection to the syncmon daemon;
+/// reconnecting (socket: /run/syncmon/events.sock, error: …)` — so that they reach the job's
+/// journal next to the tool's own output; anything quieter is dropped.
 struct WrapLogHandler: LogHandler {
+    /// The job's pair, which every line is about.
+    let pair: String
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .warning
 
@@ -16,9 +21,15 @@ struct WrapLogHandler: LogHandler {
         let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
         // Events left undelivered at the end: wrap says so itself, naming the run.
         if merged["syncmon.queued"] != nil { return }
-        // The engine and database are the job's own; the socket and the error say what went wrong.
-        let details = merged.filter { $0.key == "syncmon.socket" || $0.key == "error" }
+        printError(Self.line(time: LogTime.now(), level: event.level, pair: self.pair, message: "\(event.message)", metadata: merged))
+    }
+
+    /// The line for one statement: the socket and the error say what went wrong (the engine
+    /// and database are the job's own, named once as the pair).
+    static func line(time: LogTime, level: Logger.Level, pair: String, message: String, metadata: Logger.Metadata) -> String {
+        let details = metadata.filter { $0.key == "syncmon.socket" || $0.key == "error" }
             .sorted { $0.key < $1.key }.map { "\($0.key.replacing("syncmon.", with: "")): \($0.value)" }
-        printError("syncmon wrap: \(event.level): \(event.message)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"))
+        let text = message + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        return TerminalLogFormatter.line(time: time, level: level, message: "\(pair): \(text)", metadata: [:])
     }
 }

@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonSystemd
 
 /// The daemon's configuration file: `key = value` lines whose keys are the long flag names,
 /// `[engine NAME]` sections with per-engine stall thresholds, and `[source NAME]` sections with
@@ -108,6 +109,9 @@ public enum ConfigFile {
             case "state-dir": configuration.stateDirectory = value
             case "log-target": configuration.logTarget = value
             case "log-level": configuration.logLevel = value
+            case "log-format":
+                guard let format = LogFormat(rawValue: value) else { throw ParseError(line: number, message: "log-format: text or logfmt, not \(value)") }
+                configuration.logFormat = format
             case "web-config-file": configuration.webConfigFile = value
             case "max-engines":
                 guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-engines: not a positive number") }

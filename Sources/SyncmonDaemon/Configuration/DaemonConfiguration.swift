@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonSystemd
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var configFile: String? = nil
     public var logTarget: String = "auto"
     public var logLevel: String = "info"
+    /// How stderr lines read (`--log-format`).
+    public var logFormat = LogFormat.text
     /// Global stall thresholds, per-engine overrides and the pair limit.
     public var thresholds = StallThresholds.defaults
     /// Per-engine thresholds: only the reasons an engine's section sets; the rest follow the

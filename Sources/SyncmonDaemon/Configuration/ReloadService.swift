@@ -58,6 +58,7 @@ public struct ReloadService: Service {
             if configuration.subscribe != self.running.subscribe { needsRestart.append("subscribe") }
             if configuration.logTarget != self.running.logTarget { needsRestart.append("log-target") }
             if configuration.logLevel != self.running.logLevel { needsRestart.append("log-level") }
+            if configuration.logFormat != self.running.logFormat { needsRestart.append("log-format") }
             if configuration.maximumConnections != self.running.maximumConnections { needsRestart.append("max-connections") }
             if configuration.hostNetwork != self.running.hostNetwork { needsRestart.append("host-network") }
             self.logger.notice(
