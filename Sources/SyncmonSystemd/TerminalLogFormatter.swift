@@ -8,13 +8,32 @@ import Logging
 ///
 /// The time (UTC, milliseconds), the level, the pair the entry is about, the message — a state
 /// change stays under 100 characters, so it fits one line at 80 columns with ordinary names.
-/// The reason of a failure (`syncmon.reason`, an attached error) follows the message in
-/// brackets. The other fields (message ID, summary, phase, …) are for the journal and for machines
+/// The thing an entry is about (an address, a path) and the reason of a failure
+/// (`syncmon.reason`, an attached error) follow the message in brackets when it does not say
+/// them. The other fields (message ID, summary, phase, …) are for the journal and for machines
 /// (`--log-format logfmt`); with `fields` (the handler's level is `debug` or `trace`) they follow
 /// as logfmt pairs. Control characters are escaped, so an entry is always one line.
 public enum TerminalLogFormatter {
     /// Fields that say why something failed: shown after the message at every level.
     static let reasonKeys = [SyncmonMetadataKey.reason, "error.message"]
+    /// Fields that name the thing an entry is about (an address, a socket, a file), for entries
+    /// whose message does not: "serving HTTP" alone does not say where.
+    static let subjectKeys = ["syncmon.listen", "syncmon.events_socket", SyncmonMetadataKey.statePath, SyncmonMetadataKey.setAsidePath]
+
+    /// ` (subject, reason)` from the metadata, each unless the message or the reason says it
+    /// already; empty when there is nothing to add. The why of a failure and the thing it is
+    /// about are part of what a person must read, not fields for machines: "configuration
+    /// reload failed; keeping the running configuration" alone says nothing.
+    static func essentials(of message: String, in metadata: Logger.Metadata) -> String {
+        func value(_ key: String) -> String? {
+            guard let value = metadata[key]?.journalValue, !value.isEmpty, value != "-", !message.contains(value) else { return nil }
+            return value
+        }
+        let reasons = self.reasonKeys.compactMap(value)
+        let subjects = self.subjectKeys.compactMap(value).filter { subject in !reasons.contains { $0.contains(subject) } }
+        let essentials = subjects + reasons
+        return essentials.isEmpty ? "" : " (" + essentials.joined(separator: ", ") + ")"
+    }
 
     /// The longest message written, in characters: an engine can put 64 KiB into an error
     /// message, and a terminal is no place for it (the journal keeps it whole).
@@ -34,13 +53,7 @@ public enum TerminalLogFormatter {
         line += " "
         line += self.levelName(level)
         line += " "
-        var message = message
-        // The why of a failure is part of what a person must read, not a field for machines:
-        // "configuration reload failed; keeping the running configuration" alone says nothing.
-        for key in self.reasonKeys {
-            if let reason = metadata[key]?.journalValue, !reason.isEmpty, !message.contains(reason) { message += " (\(reason))" }
-        }
-        message = LogfmtFormatter.escapingControlCharacters(message)
+        let message = LogfmtFormatter.escapingControlCharacters(message + self.essentials(of: message, in: metadata))
         if let pair = self.pair(in: metadata), !message.hasPrefix(pair + ":"), !message.hasPrefix(pair + " ") {
             line += LogfmtFormatter.escapingControlCharacters(pair)
             line += ": "

@@ -48,17 +48,17 @@ struct StatusTableTests {
     }
 
     static let detailCases: [(String, StatusRow, String)] = [
-        ("stopped", row(.stopped, import: .inProgress(since: at(5))), "stopped by the engine"),
+        ("stopped", row(.stopped, import: .inProgress(since: at(5))), "engine stopped"),
         (
             "stopped hides an actionable failure", row(.stopped, export: failed(actionable(.quotaExceeded))),
-            "stopped by the engine; export: quotaExceeded since 12:00"
+            "engine stopped; export: quotaExceeded since 12:00"
         ),
-        ("engine_down", row(.engineDown, import: .inProgress(since: at(5))), "heartbeats or connection lost"),
+        ("engine_down", row(.engineDown, import: .inProgress(since: at(5))), "heartbeat or connection lost"),
         (
             "no_network hides a failed setup", row(.noNetwork, setup: failed(folderError)),
-            "network unavailable; setup: folderError since 12:00"
+            "offline; setup: folderError since 12:00"
         ),
-        ("no_network does not name a transient failure", row(.noNetwork, import: failed(transient(.networkFailure))), "network unavailable"),
+        ("no_network does not name a transient failure", row(.noNetwork, import: failed(transient(.networkFailure))), "offline"),
         ("account_not_available", row(.accountNotAvailable, account: .noAccount), "account no_account"),
         ("error", row(.error, export: failed(actionable(.quotaExceeded), at: 130)), "export: quotaExceeded since 12:02"),
         (
@@ -175,8 +175,8 @@ struct StatusTableTests {
         let expected = """
             ENGINE/DATABASE  SUMMARY      STALLED  SETUP      IMPORT       EXPORT       ACCOUNT    NETWORK    PENDING  LAST EVENT  DETAIL
             backup/private   succeeded    -        -          not_started  succeeded    -          -          0        80s ago     last export 12:02
-            notes/private    stopped      -        succeeded  interrupted  not_started  available  available  0        10s ago     stopped by the engine
-            photos/private   engine_down  -        succeeded  not_started  interrupted  available  available  0        10s ago     heartbeats or connection lost
+            notes/private    stopped      -        succeeded  interrupted  not_started  available  available  0        10s ago     engine stopped
+            photos/private   engine_down  -        succeeded  not_started  interrupted  available  available  0        10s ago     heartbeat or connection lost
 
             """
         #expect(StatusTable.render(rows: rows, now: Self.now, wide: true) == expected)

@@ -26,6 +26,15 @@ struct TerminalLogFormatterTests {
                 .error, "configuration reload failed", ["syncmon.reason": "line 3: unknown key x", "syncmon.config_path": "/etc/s"],
                 "2026-11-29T16:02:21.123Z error configuration reload failed (line 3: unknown key x)"
             ),
+            (
+                .info, "serving HTTP", ["syncmon.listen": "127.0.0.1:9478", "syncmon.basic_auth": "false"],
+                "2026-11-29T16:02:21.123Z info serving HTTP (127.0.0.1:9478)"
+            ),
+            (
+                .warning, "state file /s/state.json is corrupt",
+                ["syncmon.state_path": "/s/state.json", "syncmon.set_aside_path": "/s/bad", "syncmon.reason": "bad JSON in /s/bad"],
+                "2026-11-29T16:02:21.123Z warning state file /s/state.json is corrupt (bad JSON in /s/bad)"
+            ),
         ] as [(Logger.Level, String, Logger.Metadata, String)])
     func line(level: Logger.Level, message: String, metadata: Logger.Metadata, expected: String) {
         let line = TerminalLogFormatter.line(time: Self.time, level: level, message: message, metadata: metadata)

@@ -32,11 +32,11 @@ public enum StatusDetail {
     /// The words for the summary itself, or `nil` when it needs none.
     static func reason(for row: StatusRow, now: Timestamp) -> String? {
         switch row.summary {
-        case .stopped: return "stopped by the engine"
+        case .stopped: return "engine stopped"
         // Down is one of two things (§2.2): heartbeats missed, or its push connection closed
         // without engineStopped; the row does not say which.
-        case .engineDown: return "heartbeats or connection lost"
-        case .noNetwork: return "network unavailable"
+        case .engineDown: return "heartbeat or connection lost"
+        case .noNetwork: return "offline"
         case .accountNotAvailable: return "account \(row.account)"
         case .error, .retrying: return row.outstandingFailure.map { self.describe($0.failure, of: $0.phase, now: now) }
         case .stalled: return self.stalls(of: row)
