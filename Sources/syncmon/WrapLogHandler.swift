@@ -21,15 +21,15 @@ struct WrapLogHandler: LogHandler {
         let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
         // Events left undelivered at the end: wrap says so itself, naming the run.
         if merged["syncmon.queued"] != nil { return }
-        printError(Self.line(time: LogTime.now(), level: event.level, pair: self.pair, message: "\(event.message)", metadata: merged))
+        // The engine and database are the job's own; the socket and the error say what went wrong.
+        let details = merged.filter { $0.key == "syncmon.socket" || $0.key == "error" }
+            .sorted { $0.key < $1.key }.map { "\($0.key.replacing("syncmon.", with: "")): \($0.value)" }
+        let text = "\(event.message)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        printError(Self.line(time: LogTime.now(), level: event.level, pair: self.pair, text: text))
     }
 
-    /// The line for one statement: the socket and the error say what went wrong (the engine
-    /// and database are the job's own, named once as the pair).
-    static func line(time: LogTime, level: Logger.Level, pair: String, message: String, metadata: Logger.Metadata) -> String {
-        let details = metadata.filter { $0.key == "syncmon.socket" || $0.key == "error" }
-            .sorted { $0.key < $1.key }.map { "\($0.key.replacing("syncmon.", with: "")): \($0.value)" }
-        let text = message + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
-        return TerminalLogFormatter.line(time: time, level: level, message: "\(pair): \(text)", metadata: [:])
+    /// The line for one statement: time, level, the job's pair, what happened.
+    static func line(time: LogTime, level: Logger.Level, pair: String, text: String) -> String {
+        TerminalLogFormatter.line(time: time, level: level, message: "\(pair): \(text)", metadata: [:])
     }
 }

@@ -48,23 +48,25 @@ public enum StatusDetail {
         }
     }
 
-    /// `no_progress`, `pending_not_draining (12 pending)`, and the late canary peer.
+    /// `no_progress`, `pending_not_draining (12 pending)`, `canary_late: hostB`.
     static func stalls(of row: StatusRow) -> String? {
-        var reasons = row.stalls.map { reason in
-            reason == .pendingNotDraining ? "\(reason) (\(self.pending(of: row)) pending)" : reason.description
+        let reasons = row.stalls.map { reason in
+            reason == .pendingNotDraining ? "\(reason) (\(self.pending(of: row)) pending)" : self.describe(reason, of: row)
         }
-        if let peer = self.lateCanaryPeer(of: row) { reasons.append("canary from \(peer) late") }
         return reasons.isEmpty ? nil : reasons.joined(separator: ", ")
     }
 
-    /// The peer whose canary is late (§2.5); the canary branch supplies it from the row's canary.
-    static func lateCanaryPeer(of row: StatusRow) -> String? {
-        nil
+    /// A stall reason in the row's words. The `canary` branch's `StatusRow.describe(_:)` names
+    /// the late peers (`canary_late: hostB`); at its merge this becomes `row.describe(reason)`.
+    static func describe(_ reason: StallReason, of row: StatusRow) -> String {
+        reason.description
     }
 
-    /// Whether the pair's canary is late (for `status --wait`); `false` until rows carry canaries.
+    /// Whether the pair's canary is late (§2.5), which `status --wait` does not count as in
+    /// sync. Rows carry no canary before the `canary` branch is merged; then this is
+    /// `!(row.canary?.latePeers.isEmpty ?? true)`.
     public static func isCanaryLate(_ row: StatusRow) -> Bool {
-        self.lateCanaryPeer(of: row) != nil
+        false
     }
 
     static func setup(of row: StatusRow, now: Timestamp) -> String {

@@ -74,7 +74,7 @@ public enum StatusTable {
             return [
                 row.key.description,
                 summary,
-                row.stalls.isEmpty ? "-" : row.stalls.map(\.description).joined(separator: ","),
+                row.stalls.isEmpty ? "-" : row.stalls.map { StatusDetail.describe($0, of: row) }.joined(separator: ","),
                 hasSetup ? self.describe(row.setup, failing: row.failing(.setup), now: now, interrupted: interrupted) : "-",
                 self.describe(row.importPhase, failing: row.failing(.import), now: now, interrupted: interrupted),
                 self.describe(row.exportPhase, failing: row.failing(.export), now: now, interrupted: interrupted),
