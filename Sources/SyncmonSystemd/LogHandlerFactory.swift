@@ -21,15 +21,19 @@ public struct LogHandlerFactory: Sendable {
     /// The lowest level written now.
     public var logLevel: Logger.Level { self.level.level }
 
+    /// How stderr lines read (the journal takes structured entries whatever this says).
+    public let format: LogFormat
+
     /// Creates a factory for an already resolved destination.
-    public init(destination: LogDestination, logLevel: Logger.Level) {
+    public init(destination: LogDestination, logLevel: Logger.Level, format: LogFormat = .text) {
         self.destination = destination
         self.level = SharedLogLevel(logLevel)
+        self.format = format
     }
 
     /// Creates a factory for `target`, resolving `auto` against the current process environment.
-    public init(target: LogTarget, logLevel: Logger.Level) {
-        self.init(destination: target.resolveDestination(), logLevel: logLevel)
+    public init(target: LogTarget, logLevel: Logger.Level, format: LogFormat = .text) {
+        self.init(destination: target.resolveDestination(), logLevel: logLevel, format: format)
     }
 
     /// The handler for a logger called `label`, with the global metadata provider.
@@ -44,7 +48,7 @@ public struct LogHandlerFactory: Sendable {
         case .journald:
             inner = JournaldLogHandler(label: label, logLevel: .trace, metadataProvider: metadataProvider)
         case .stderr:
-            inner = StderrLogHandler(label: label, logLevel: .trace, metadataProvider: metadataProvider)
+            inner = StderrLogHandler(label: label, logLevel: .trace, format: self.format, verbosity: self.level, metadataProvider: metadataProvider)
         }
         return SharedLevelLogHandler(inner: inner, shared: self.level)
     }

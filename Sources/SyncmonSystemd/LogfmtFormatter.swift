@@ -1,6 +1,8 @@
 import Logging
 
-/// Renders a log statement as one logfmt-style line, `LEVEL message key=value …`, for stderr.
+/// Renders a log statement as one logfmt line: `time=… level=… msg=… key=value …` for
+/// `--log-format logfmt`, or `LEVEL message key=value …` where journald fails and an entry falls
+/// back to stderr.
 ///
 /// Without journald, stderr is what an operator reads or a log shipper parses, so every entry must stay on one line:
 /// control characters are escaped in the message and in values, and values are quoted when they contain a space,
@@ -16,6 +18,23 @@ public enum LogfmtFormatter {
         var line = Self.levelName(level)
         line += " "
         line += Self.escapingControlCharacters(message)
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            line += " "
+            line += Self.key(key)
+            line += "="
+            line += Self.value(value.journalValue)
+        }
+        return line
+    }
+
+    /// The machine form of `--log-format logfmt`, without the trailing newline: `time=… level=…
+    /// msg=…` and then every field, in key order, each quoted and escaped as logfmt wants.
+    public static func line(time: LogTime, level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        var line = "time=" + time.rfc3339
+        line += " level="
+        line += level.rawValue
+        line += " msg="
+        line += Self.value(message)
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
             line += " "
             line += Self.key(key)

@@ -45,6 +45,7 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .setting(.config), help: .setting(.config)) var configFile: String?
     @Option(name: .setting(.logTarget), help: .setting(.logTarget)) var logTarget: String?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
+    @Option(name: .setting(.logFormat), help: .setting(.logFormat)) var logFormat: String?
 
     @OptionGroup(title: "Stall thresholds")
     var stallThresholds: StallThresholdOptions
@@ -58,7 +59,8 @@ struct DaemonCommand: AsyncParsableCommand {
             + SettingAssignment.given(.fromStart, self.fromStart) + SettingAssignment.given(.maxEngines, self.maximumPairs)
             + SettingAssignment.given(.hostNetwork, self.hostNetwork) + SettingAssignment.given(.stateDirectory, self.stateDirectory)
             + SettingAssignment.given(.config, self.configFile) + SettingAssignment.given(.logTarget, self.logTarget)
-            + SettingAssignment.given(.logLevel, self.logLevel) + self.stallThresholds.assignments
+            + SettingAssignment.given(.logLevel, self.logLevel) + SettingAssignment.given(.logFormat, self.logFormat)
+            + self.stallThresholds.assignments
     }
 
     /// A bad flag value is a usage error (exit 64), before anything is read or started.
@@ -80,7 +82,7 @@ struct DaemonCommand: AsyncParsableCommand {
             printError("syncmon daemon: \(error)")
             throw ExitCode(78)  // EX_CONFIG
         }
-        let factory = LogHandlerFactory(target: configuration.logTarget, logLevel: configuration.logLevel)
+        let factory = LogHandlerFactory(target: configuration.logTarget, logLevel: configuration.logLevel, format: configuration.logFormat)
         LoggingSystem.bootstrap { factory.makeHandler(label: $0) }
         let logger = Logger(label: "syncmon")
         do {

@@ -17,12 +17,18 @@ struct StatusClient {
     let url: String
     let options: HTTPGetClient.Options
 
+    /// `url` with `http://` in front when it has no scheme: `--url 127.0.0.1:9478` and
+    /// `--url localhost:9478` mean the daemon's plain HTTP listener, as `--listen` spells it.
+    static func withScheme(_ url: String) -> String {
+        url.contains("://") ? url : "http://" + url
+    }
+
     /// The status document for `engine` (or all engines).
     func fetch(engine: String?) async throws -> (json: String, document: StatusDocument) {
         guard let components = URLComponents(string: self.url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
         else {
-            throw Unreachable(description: "--url must be http://host:port or https://host:port, not \(self.url)")
+            throw Unreachable(description: "--url must be host:port, http://host:port or https://host:port, not \(self.url)")
         }
         var base = self.url
         if let query = base.firstIndex(of: "?") { base = String(base[..<query]) }

@@ -29,6 +29,17 @@ struct StatusCommand: AsyncParsableCommand {
             --key-file when it asks for a client certificate, and --user with the password in \
             the SYNCMON_PASSWORD environment variable (never on the command line, where other \
             users see it).
+
+            The table fits 80 columns: ENGINE/DATABASE, SUMMARY, DETAIL (why: the stall reason, \
+            the failing phase with its code and since when, what runs or last succeeded) and \
+            LAST EVENT; --wide prints every column. --watch redraws it in place on the \
+            terminal's alternate screen until Ctrl-C.
+
+            --wait waits until every pair shown is in sync (succeeded, nothing in progress, \
+            nothing pending) and exits 0 then; with --timeout it gives up after that long and \
+            exits with the status's code, or 1 when that would be 0 (healthy, not yet in sync): \
+            for scripts that must not shut a host down mid-sync, e.g.
+            syncmon status --engine photos --wait --timeout 10m && poweroff
             """
     )
 
@@ -51,10 +62,19 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print the status JSON: short for --format json.")
     var json = false
 
-    @Flag(help: "Redraw every 2 seconds until interrupted.")
+    @Flag(help: "Print every column of the table (setup, import, export, account, network, pending), however wide.")
+    var wide = false
+
+    @Flag(help: "Redraw every 2 seconds until interrupted (in place, on a terminal's alternate screen).")
     var watch = false
 
-    @Option(help: "The daemon's address: http://host:port, or https://host:port when its web configuration serves TLS.")
+    @Flag(help: "Wait until every pair shown is in sync (succeeded, nothing in progress or pending), then exit 0.")
+    var wait = false
+
+    @Option(help: ArgumentHelp("With --wait: give up after this long (90s, 10m, 1h), exiting 1 or worse.", valueName: "duration"))
+    var timeout: DurationArgument?
+
+    @Option(help: "The daemon's address: host:port, http://host:port, or https://host:port when its web configuration serves TLS.")
     var url = "http://127.0.0.1:9478"
 
     @Option(
@@ -75,8 +95,22 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The basic-auth user; the password comes from $SYNCMON_PASSWORD.", valueName: "name"))
     var user: String?
 
+    /// How often `--watch` redraws and how often `--wait` asks: an import that succeeds is seen
+    /// within half a second.
+    static let watchInterval = Duration.seconds(2)
+    static let waitInterval = Duration.milliseconds(500)
+
     /// The format asked for, `--json` meaning `--format json`.
     var chosenFormat: Format { self.json ? .json : self.format ?? .table }
+
+    /// What one look at the daemon gives: what to print on stdout and on stderr, the exit
+    /// severity, and the rows (nil when the daemon could not be asked).
+    struct Look {
+        var output = ""
+        var errors: [String] = []
+        var severity = Severity.unknown
+        var rows: [StatusRow]? = nil
+    }
 
     func validate() throws {
         if (self.certificateFile == nil) != (self.keyFile == nil) {
@@ -85,12 +119,15 @@ struct StatusCommand: AsyncParsableCommand {
         if self.json, let format = self.format, format != .json {
             throw ValidationError("--json is short for --format json; it cannot go with --format \(format.rawValue)")
         }
+        if self.wait && self.watch { throw ValidationError("--wait and --watch do not go together: --wait ends, --watch does not") }
+        if self.timeout != nil && !self.wait { throw ValidationError("--timeout goes with --wait") }
+        if self.wide && self.chosenFormat != .table { throw ValidationError("--wide is for the table, not --format \(self.chosenFormat.rawValue)") }
     }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let client = StatusClient(
-            url: self.url,
+            url: StatusClient.withScheme(self.url),
             options: HTTPGetClient.Options(
                 caFile: self.caFile,
                 certificateFile: self.certificateFile,
@@ -102,53 +139,102 @@ struct StatusCommand: AsyncParsableCommand {
         )
         let format = self.chosenFormat
         let colors = format == .table && isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"] == nil
+        if self.wait { throw ExitCode(await self.waitUntilInSync(client: client, format: format, colors: colors)) }
+        if self.watch { try await self.watchForever(client: client, format: format, colors: colors) }
+        let look = await self.look(client: client, format: format, colors: colors)
+        Self.emit(look)
+        throw ExitCode(look.severity.rawValue)
+    }
+
+    /// `--watch`: a frame every ``watchInterval``, headed by the time it was drawn; on a terminal
+    /// on the alternate screen, redrawn in place, so the scrollback stays as it was.
+    private func watchForever(client: StatusClient, format: Format, colors: Bool) async throws -> Never {
+        let screen = isatty(STDOUT_FILENO) != 0
+        if screen { AlternateScreen.enter() }
         while true {
-            let severity = await self.showOnce(client: client, format: format, colors: colors, clearScreen: self.watch && colors)
-            guard self.watch else { throw ExitCode(severity.rawValue) }
-            try await Task.sleep(for: .seconds(2))
+            let look = await self.look(client: client, format: format, colors: colors)
+            let time = RFC3339.format(WallClock.now())
+            // "2026-11-26 16:02:21 UTC": the date and the time of day of the RFC 3339 text.
+            let refreshed = String(time.prefix(10)) + " " + String(time.dropFirst(11).prefix(8)) + " UTC"
+            var frame = "syncmon status at \(refreshed), every 2s (Ctrl-C to quit)\n\n" + look.output
+            // On the alternate screen, stderr would scribble over the frame: errors join it.
+            for error in look.errors { frame += error + "\n" }
+            if screen { AlternateScreen.draw(frame) } else { AlternateScreen.write(frame + "\n") }
+            try await Task.sleep(for: Self.watchInterval)
         }
     }
 
-    private func showOnce(client: StatusClient, format: Format, colors: Bool, clearScreen: Bool) async -> Severity {
+    /// `--wait`: asks every ``waitInterval`` until every pair is in sync (exit 0) or the
+    /// timeout passes (the status's code, at least 1); prints the last status either way.
+    private func waitUntilInSync(client: StatusClient, format: Format, colors: Bool) async -> Int32 {
+        let clock = ContinuousClock()
+        let deadline = self.timeout.map { clock.now + .microseconds($0.span.microseconds) }
+        while true {
+            let look = await self.look(client: client, format: format, colors: colors)
+            // A daemon that cannot be asked will not say "in sync" by waiting: UNKNOWN now.
+            guard let rows = look.rows else {
+                Self.emit(look)
+                return look.severity.rawValue
+            }
+            if !rows.isEmpty && rows.allSatisfy(\.isInSync) {
+                Self.emit(look)
+                return 0
+            }
+            if let deadline, clock.now >= deadline {
+                var look = look
+                let behind = rows.filter { !$0.isInSync }.map { "\($0.key) \($0.summary)" }
+                let what = rows.isEmpty ? "no pairs tracked" : "not in sync: " + behind.prefix(5).joined(separator: ", ") + (behind.count > 5 ? ", …" : "")
+                look.errors.append("syncmon status: --wait: still \(what) after \(DurationParser.format(self.timeout?.span ?? .zero))")
+                Self.emit(look)
+                return look.severity == .ok ? 1 : look.severity.rawValue
+            }
+            let pause = deadline.map { min(Self.waitInterval, max(.zero, $0 - clock.now)) } ?? Self.waitInterval
+            try? await Task.sleep(for: pause)
+        }
+    }
+
+    /// Prints a look: the output on stdout, then its errors on stderr.
+    private static func emit(_ look: Look) {
+        print(look.output, terminator: "")
+        for error in look.errors { printError(error) }
+    }
+
+    /// Asks the daemon once and renders the answer in `format`.
+    private func look(client: StatusClient, format: Format, colors: Bool) async -> Look {
         // Checked here rather than in validate(): a check command with a bad argument is UNKNOWN
         // (exit 3) by the plugin convention, not a usage error (64).
+        var problem: String?
         if let engine = self.engine, !EngineName.isValid(engine.utf8) {
-            let message = "--engine must be 1-64 characters of [A-Za-z0-9._-], not \(engine)"
-            if format == .nagios { print(NagiosLine.unknown(message)) } else { printError("syncmon status: \(message)") }
-            return .unknown
+            problem = "--engine must be 1-64 characters of [A-Za-z0-9._-], not \(engine)"
+        } else if self.user != nil, ProcessInfo.processInfo.environment["SYNCMON_PASSWORD"] == nil {
+            problem = "--user needs the password in the SYNCMON_PASSWORD environment variable"
         }
-        if self.user != nil, ProcessInfo.processInfo.environment["SYNCMON_PASSWORD"] == nil {
-            let message = "--user needs the password in the SYNCMON_PASSWORD environment variable"
-            if format == .nagios { print(NagiosLine.unknown(message)) } else { printError("syncmon status: \(message)") }
-            return .unknown
+        if let problem {
+            return format == .nagios ? Look(output: NagiosLine.unknown(problem) + "\n") : Look(errors: ["syncmon status: \(problem)"])
         }
         do {
             let status = try await client.fetch(engine: self.engine)
-            if clearScreen { print("\u{1B}[H\u{1B}[2J", terminator: "") }
+            let rows = status.document.engines
+            var look = Look(severity: Severity.worst(of: rows.map(\.summary.severity)), rows: rows)
             switch format {
             case .json:
-                print(status.json, terminator: status.json.hasSuffix("\n") ? "" : "\n")
+                look.output = status.json + (status.json.hasSuffix("\n") ? "" : "\n")
             case .nagios:
-                print(NagiosLine.render(rows: status.document.engines, engine: self.engine))
+                look.output = NagiosLine.render(rows: rows, engine: self.engine) + "\n"
             case .table:
-                if status.document.engines.isEmpty, let engine = self.engine {
-                    print("No engine named \(engine) is tracked.")
+                if rows.isEmpty, let engine = self.engine {
+                    look.output = "No engine named \(engine) is tracked.\n"
                 } else {
-                    print(StatusTable.render(rows: status.document.engines, now: status.document.now, colors: colors), terminator: "")
+                    look.output = StatusTable.render(rows: rows, now: status.document.now, colors: colors, wide: self.wide)
                 }
                 // The state on disk is behind: the operator should know before a restart.
-                if let warning = status.document.stateSave?.warning { printError("syncmon status: warning: \(warning)") }
+                if let warning = status.document.stateSave?.warning { look.errors.append("syncmon status: warning: \(warning)") }
             }
-            return Severity.worst(of: status.document.engines.map(\.summary.severity))
+            return look
         } catch {
             // A check command's output is its first line on stdout: the monitoring system must
             // read why it is UNKNOWN there, not in a log of stderr nobody sees.
-            if format == .nagios {
-                print(NagiosLine.unreachable(reason: "\(error)"))
-            } else {
-                printError("syncmon status: \(error)")
-            }
-            return .unknown
+            return format == .nagios ? Look(output: NagiosLine.unreachable(reason: "\(error)") + "\n") : Look(errors: ["syncmon status: \(error)"])
         }
     }
 }

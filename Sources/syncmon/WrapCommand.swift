@@ -79,9 +79,10 @@ struct WrapCommand: AsyncParsableCommand {
     func run() async throws {
         let plan = WrapPlan(command: self.command, choice: self.tool, environment: Self.currentEnvironment())
         if let notice = plan.notice { printError("syncmon wrap: \(notice)") }
+        let database = self.target.database.flatMap { Database($0) } ?? .private
         let client = SyncmonClient(
             engine: self.target.engine,
-            database: self.target.database.flatMap { Database($0) } ?? .private,
+            database: database,
             configuration: .init(
                 socketPath: self.target.socketPath,
                 heartbeatInterval: Self.heartbeatInterval,
@@ -89,7 +90,7 @@ struct WrapCommand: AsyncParsableCommand {
                 version: SyncmonVersion.version,
                 lifecycle: .batchRun
             ),
-            logger: Logger(label: "syncmon.wrap") { _ in WrapLogHandler() }
+            logger: Logger(label: "syncmon.wrap") { _ in WrapLogHandler(pair: "\(self.target.engine)/\(database)") }
         )
         let reporting = Task { try await client.run() }
         let phase = self.phase.phase

@@ -1,9 +1,14 @@
 import Logging
+import SyncmonSystemd
 
 /// Where the client library's few log lines go while `syncmon wrap` runs: warnings and worse
-/// to standard error as `syncmon wrap: warning: …`, so that they reach the job's journal next
-/// to the tool's own output; anything quieter is dropped.
+/// to standard error, read like the daemon's terminal line (``TerminalLogFormatter``) —
+/// `2026-11-25T16:02:21.123Z warning photos/private: Lost the connection to the syncmon daemon;
+/// reconnecting (socket: /run/syncmon/events.sock, error: …)` — so that they reach the job's
+/// journal next to the tool's own output; anything quieter is dropped.
 struct WrapLogHandler: LogHandler {
+    /// The job's pair, which every line is about.
+    let pair: String
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .warning
 
@@ -19,6 +24,12 @@ struct WrapLogHandler: LogHandler {
         // The engine and database are the job's own; the socket and the error say what went wrong.
         let details = merged.filter { $0.key == "syncmon.socket" || $0.key == "error" }
             .sorted { $0.key < $1.key }.map { "\($0.key.replacing("syncmon.", with: "")): \($0.value)" }
-        printError("syncmon wrap: \(event.level): \(event.message)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"))
+        let text = "\(event.message)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        printError(Self.line(time: LogTime.now(), level: event.level, pair: self.pair, text: text))
+    }
+
+    /// The line for one statement: time, level, the job's pair, what happened.
+    static func line(time: LogTime, level: Logger.Level, pair: String, text: String) -> String {
+        TerminalLogFormatter.line(time: time, level: level, message: "\(pair): \(text)", metadata: [:])
     }
 }

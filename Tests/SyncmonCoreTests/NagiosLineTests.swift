@@ -220,6 +220,14 @@ struct NagiosLineTests {
         }
     }
 
+    @Test("the whole line names the failure that no_network hides")
+    func hiddenFailure() {
+        let rows = [Self.row("syncthing/photos", .noNetwork, setup: Self.failed(code: "folderError"))] + Self.healthy(1)
+        #expect(
+            NagiosLine.render(rows: rows)
+                == "SYNCMON WARNING - 1 of 2 warning: syncthing/photos no_network (setup failed: folderError) | ok=1 warning=1 critical=0 unknown=0")
+    }
+
     @Test("an unreachable daemon: UNKNOWN with the reason, no perfdata")
     func unreachable() {
         #expect(
@@ -233,7 +241,7 @@ struct NagiosLineTests {
     // MARK: The detail of one row
 
     @Test(
-        "problemDetail: stall reasons, or the first failed phase's code in the order setup, import, export",
+        "problemDetail: stall reasons, the first failed phase's code in the order setup, import, export, or the failure a higher summary hides",
         arguments: [
             (row("a/private", .stalled, stalls: [.notSyncing]), String?.some("not_syncing")),
             (row("a/private", .stalled), nil),
@@ -242,7 +250,10 @@ struct NagiosLineTests {
             (row("a/private", .error, import: failed(actionable(.zoneNotFound)), export: failed(actionable(.quotaExceeded))), "zoneNotFound"),
             (row("a/private", .error, setup: failed(actionable(.badContainer)), import: failed(actionable(.zoneNotFound))), "badContainer"),
             (row("a/private", .error), nil),
-            (row("a/private", .engineDown, export: failed(actionable(.quotaExceeded))), nil),
+            // A summary that outranks error names the actionable failure it hides; a transient one waits.
+            (row("a/private", .engineDown, export: failed(actionable(.quotaExceeded))), "export failed: quotaExceeded"),
+            (row("a/private", .noNetwork, setup: failed(code: "folderError")), "setup failed: folderError"),
+            (row("a/private", .accountNotAvailable, import: failed(transient(.networkFailure))), nil),
             (row("a/private", .noNetwork), nil),
             (row("a/private", .succeeded), nil),
         ]

@@ -7,9 +7,11 @@ import Testing
 @Suite("Log handlers")
 struct LogHandlerTests {
     /// A logger over a stderr handler writing to `writer`.
-    private func stderrLogger(_ writer: RecordingLineWriter, level: Logger.Level = .info) -> Logger {
+    private func stderrLogger(_ writer: RecordingLineWriter, level: Logger.Level = .info, format: LogFormat = .logfmt) -> Logger {
         Logger(label: "syncmon.test") { label in
-            StderrLogHandler(label: label, logLevel: level, metadataProvider: nil, writer: writer)
+            StderrLogHandler(
+                label: label, logLevel: level, format: format, metadataProvider: nil, writer: writer,
+                clock: { LogTime(microsecondsSinceEpoch: 1_795_262_400_123_456) })
         }
     }
 
@@ -32,6 +34,37 @@ struct LogHandlerTests {
         }
     }
 
+    @Test("stderr, text: time, level, pair and message; the fields only at debug")
+    func stderrText() {
+        let writer = RecordingLineWriter()
+        var logger = self.stderrLogger(writer, format: .text)
+        logger[metadataKey: "syncmon.engine"] = "a"
+        logger.warning("a/shared: sync stalled (no_progress)", metadata: ["syncmon.database": "shared", "message_id": "fa96"])
+        logger.info("first seen", metadata: ["syncmon.database": "shared"])
+        let debug = self.stderrLogger(writer, level: .debug, format: .text)
+        debug.debug("cycle", metadata: ["syncmon.engine": "a", "syncmon.phase": "import"])
+        #expect(
+            writer.lines == [
+                "2026-11-21T12:00:00.123Z warning a/shared: sync stalled (no_progress)",
+                "2026-11-21T12:00:00.123Z info a/shared: first seen",
+                "2026-11-21T12:00:00.123Z debug a: cycle syncmon.engine=a syncmon.phase=import",
+            ]
+        )
+        #expect(writer.lines.allSatisfy { $0.count <= 100 })
+    }
+
+    @Test("stderr, logfmt: the time, level, message and every field, as logfmt")
+    func stderrLogfmt() {
+        let writer = RecordingLineWriter()
+        let logger = self.stderrLogger(writer)
+        logger.warning("a/shared: stalled (no_progress)", metadata: ["syncmon.engine": "a", "syncmon.stall_reason": "no_progress"])
+        #expect(
+            writer.lines == [
+                "time=2026-11-21T12:00:00.123Z level=warning msg=\"a/shared: stalled (no_progress)\" syncmon.engine=a syncmon.stall_reason=no_progress"
+            ]
+        )
+    }
+
     @Test("stderr: one logfmt line per statement, logger metadata included")
     func stderrLines() {
         let writer = RecordingLineWriter()
@@ -42,8 +75,8 @@ struct LogHandlerTests {
         logger.error("Engine down", metadata: ["note": "two words"])
         #expect(
             writer.lines == [
-                "INFO Summary changed syncmon.engine=notes syncmon.summary=stalled",
-                "ERROR Engine down note=\"two words\" syncmon.engine=notes",
+                "time=2026-11-21T12:00:00.123Z level=info msg=\"Summary changed\" syncmon.engine=notes syncmon.summary=stalled",
+                "time=2026-11-21T12:00:00.123Z level=error msg=\"Engine down\" note=\"two words\" syncmon.engine=notes",
             ]
         )
     }
@@ -112,6 +145,9 @@ struct LogHandlerTests {
         first.info("one")
         second.info("dropped")
         second.error("two")
-        #expect(writer.lines == ["INFO one a=1", "ERROR two"])
+        #expect(
+            writer.lines == [
+                "time=2026-11-21T12:00:00.123Z level=info msg=one a=1", "time=2026-11-21T12:00:00.123Z level=error msg=two",
+            ])
     }
 }

@@ -57,7 +57,9 @@ public enum NagiosLine {
 
     /// What to say in brackets after a problem pair's summary, or `nil` when there is nothing to
     /// add: the stall reasons of a `stalled` pair; for `error` and `retrying`, the error code of the
-    /// first failed phase in the order setup, import, export.
+    /// first failed phase in the order setup, import, export; behind a summary that outranks
+    /// `error`, the actionable failure it hides (`no_network (setup failed: folderError)`), which
+    /// needs a look whether or not the network comes back.
     public static func problemDetail(of row: StatusRow) -> String? {
         switch row.summary {
         case .stalled:
@@ -66,7 +68,7 @@ public enum NagiosLine {
             // The outstanding failure: a retry in progress still shows what it keeps failing with.
             return row.outstandingFailure.map { "\($0.failure.error.code)" }
         default:
-            return nil
+            return StatusDetail.hiddenFailure(of: row).map { "\($0.phase) failed: \($0.failure.error.code)" }
         }
     }
 

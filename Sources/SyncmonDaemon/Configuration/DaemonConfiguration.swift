@@ -27,6 +27,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var logTarget = LogTarget.auto
     /// The lowest level logged (`--log-level`); a reload applies it to the running logger.
     public var logLevel = Logger.Level.info
+    /// How stderr lines read (`--log-format`).
+    public var logFormat = LogFormat.text
     /// Global stall thresholds, per-engine overrides and the pair limit.
     public var thresholds = StallThresholds.defaults
     /// Per-engine thresholds: only the reasons an engine's section sets; the rest follow the

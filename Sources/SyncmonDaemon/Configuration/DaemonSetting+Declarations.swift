@@ -24,7 +24,7 @@ extension DaemonSetting {
     /// Every setting, in the order of help and the reference.
     public static let all: [DaemonSetting] =
         [.listen, .webConfigFile, .eventsSocket, .subscribe, .fromStart, .maxConnections, .maxEngines, .hostNetwork]
-        + [.stateDirectory, .config, .logTarget, .logLevel]
+        + [.stateDirectory, .config, .logTarget, .logLevel, .logFormat]
         + StallReason.allCases.map(DaemonSetting.threshold)
         + [.allowedUsers, .allowedGroups, .apiKeyFile]
 
@@ -171,6 +171,20 @@ extension DaemonSetting {
             else stderr.
             """,
         .global(\DaemonConfiguration.logTarget)
+    )
+
+    public static let logFormat = DaemonSetting(
+        "log-format",
+        .choice("FORMAT"),
+        example: "logfmt",
+        reload: .restart,
+        summary: "How log lines on stderr read: text or logfmt.",
+        details: """
+            `text`: one line a person reads at 80 columns, `2026-11-25T16:02:21.123Z warning a/shared: \
+            sync stalled (no_progress)`, other fields only at `debug`; `logfmt`: every field, for \
+            machines. The journal gets its structured fields whatever this says.
+            """,
+        .global(\DaemonConfiguration.logFormat)
     )
 
     public static let logLevel = DaemonSetting(
