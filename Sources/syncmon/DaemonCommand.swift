@@ -105,7 +105,8 @@ struct DaemonCommand: AsyncParsableCommand {
         } catch {
             logger.critical("syncmon cannot run", metadata: ["syncmon.reason": "\(error)"])
             printError("syncmon daemon: \(error)")
-            throw ExitCode(1)
+            // 73 (EX_CANTCREAT): the events socket or state directory is another daemon's.
+            throw ExitCode((error as? DaemonError)?.exitCode ?? 1)
         }
     }
 

@@ -84,7 +84,12 @@ public struct HTTPService: Service {
         var servers: [any Channel] = []
         for address in self.addresses {
             let (host, port) = try Self.split(address)
-            let server = try await bootstrap.bind(host: host, port: port).get()
+            let server: any Channel
+            do {
+                server = try await bootstrap.bind(host: host, port: port).get()
+            } catch {
+                throw DaemonError(SystemErrorText.cannotListen(on: address, error))
+            }
             let security = web.current
             self.logger.info(
                 security?.tlsContext != nil ? "serving HTTPS" : "serving HTTP",
