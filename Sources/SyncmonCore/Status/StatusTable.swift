@@ -17,7 +17,8 @@ public enum StatusTable {
                 self.describe(row.exportPhase, failing: row.failing(.export), now: now),
                 row.account.description,
                 row.network.description,
-                self.age(of: row.lastEvent, at: now) + (row.up ? "" : " (down)"),
+                // A stopped engine is not up, but not down either: it said it stopped.
+                self.age(of: row.lastEvent, at: now) + (row.up || row.summary == .stopped ? "" : " (down)"),
             ])
         }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
