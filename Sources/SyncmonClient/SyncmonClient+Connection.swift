@@ -80,7 +80,7 @@ extension SyncmonClient {
                     if Task.isCancelled { return }
                     self.logger.warning(
                         "Lost the connection to the syncmon daemon; reconnecting",
-                        metadata: ["syncmon.socket": "\(self.configuration.socketPath)", "error": "\(error)"]
+                        metadata: Self.failureMetadata(socket: self.configuration.socketPath, error)
                     )
                     // A connection that lasted was healthy: start the backoff afresh.
                     if lifetime >= .seconds(1) { delay.reset() }

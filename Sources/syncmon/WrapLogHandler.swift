@@ -1,4 +1,5 @@
 import Logging
+import SyncmonDaemon
 
 /// Where the client library's few log lines go while `syncmon wrap` runs: warnings and worse
 /// to standard error as `syncmon wrap: warning: …`, so that they reach the job's journal next
@@ -18,7 +19,11 @@ struct WrapLogHandler: LogHandler {
         if merged["syncmon.queued"] != nil { return }
         // The daemon cannot be reached: say what to do, not the system call that failed.
         if let socket = merged["syncmon.socket"], let code = merged["syncmon.errno"].flatMap({ Int32("\($0)") }) {
-            printError("syncmon wrap: \(event.level): \(PushSocketAdvice.cannotReach("\(socket)", errno: code)); the command runs all the same")
+            let text =
+                "\(event.message)".hasPrefix("Cannot reach")
+                ? PushSocketAdvice.cannotReach("\(socket)", errno: code) + "; the command runs all the same"
+                : "\(event.message) (\(socket): \(SystemErrorText.words(code)))"
+            printError("syncmon wrap: \(event.level): \(text)")
             return
         }
         // The engine and database are the job's own; the socket and the error say what went wrong.
