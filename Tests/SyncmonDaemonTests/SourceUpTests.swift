@@ -1,6 +1,9 @@
 import Foundation
+import Logging
 import SyncmonTestSupport
 import Testing
+
+@testable import SyncmonDaemon
 
 /// `syncmon_source_up` is 1 from a source's first answer, for every kind of source, and not only
 /// after a reconnect (SPEC §3 v1.2): a healthy source must never trip `SyncmonSourceDown`.
@@ -72,6 +75,25 @@ struct SourceUpTests {
             await Self.expectUpAtOnce(daemon, source: "st")
             #expect(server.requests.allSatisfy { $0.headers["x-api-key"] == "test-key" })
         }
+    }
+
+    @Test("a source that keeps failing logs once per reason: a new reason (a wrong API key after a refusal) is logged")
+    func reasonChanges() throws {
+        let recorder = RecordingLogHandler.Storage()
+        let registry = SourceRegistry(names: ["st"], logger: Logger(label: "test") { _ in RecordingLogHandler(storage: recorder) })
+        let health = try #require(registry.health(named: "st"))
+        for reason in ["connection refused", "connection refused", "connection refused", "403: is the API key right?", "403: is the API key right?"] {
+            health.disconnected(reason, retryIn: 1)
+        }
+        health.connected("http://127.0.0.1:8384")
+        health.connected("http://127.0.0.1:8384")
+        let logged = recorder.entries.filter { $0.level >= .notice }.map(\.message)
+        #expect(
+            logged == [
+                "subscribe source st: disconnected (connection refused); retrying in 1.0 s",
+                "subscribe source st: disconnected (403: is the API key right?); retrying in 1.0 s",
+                "subscribe source st: connected (http://127.0.0.1:8384)",
+            ])
     }
 
     /// Syncthing 1.19's answers for a device with no folder, on one keep-alive connection; the

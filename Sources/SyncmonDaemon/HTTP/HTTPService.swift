@@ -94,7 +94,7 @@ public struct HTTPService: Service {
             self.logger.info(
                 security?.tlsContext != nil ? "serving HTTPS" : "serving HTTP",
                 metadata: [
-                    "syncmon.listen": "\(server.localAddress.map { "\($0)" } ?? address)",
+                    "syncmon.listen": "\(Self.describe(server.localAddress) ?? address)",
                     "syncmon.basic_auth": "\(security?.authenticator != nil)",
                 ]
             )
@@ -103,6 +103,13 @@ public struct HTTPService: Service {
         self.readiness.arrive()
         try? await gracefulShutdown()
         for server in servers { try? await server.close() }
+    }
+
+    /// `127.0.0.1:9478` or `[::1]:9478`, as an operator writes it (not NIO's
+    /// `[IPv4]127.0.0.1/127.0.0.1:9478`).
+    static func describe(_ address: SocketAddress?) -> String? {
+        guard let address, let ip = address.ipAddress, let port = address.port else { return nil }
+        return (ip.contains(":") ? "[\(ip)]" : ip) + ":\(port)"
     }
 
     /// `host:port`, `[v6]:port` or `:port` (all interfaces).

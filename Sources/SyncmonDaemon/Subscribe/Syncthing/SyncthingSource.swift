@@ -59,9 +59,8 @@ struct SyncthingSource: EventSource {
                     context.reporter.report(changes)
                 }
                 let delay = failuresInARow == 1 ? 0.2 : backoff.nextDelay()
-                if failuresInARow == 2 || failuresInARow > 2 && failuresInARow % 10 == 0 {
-                    context.health.disconnected(Self.describe(error, url: self.baseURL), retryIn: delay)
-                }
+                // Logged when the state or the reason changes (SourceHealth), at debug otherwise.
+                if failuresInARow >= 2 { context.health.disconnected(Self.describe(error, url: self.baseURL), retryIn: delay) }
                 if failuresInARow > 1 { context.health.countReconnect() }
                 try? await Task.sleep(for: .seconds(delay))
             }
@@ -110,7 +109,7 @@ struct SyncthingSource: EventSource {
         if error is SyncthingSourceError || error is SyncthingAdapterError { return "\(error)" }
         let reason = StreamConnection.describe(error)
         return SystemErrorText.code(of: error) == ECONNREFUSED || reason.lowercased() == "connection refused"
-            ? "connection refused at \(url) (is Syncthing running, and is its GUI/API address this one?)" : "\(reason) (\(url))"
+            ? "connection refused at \(url): is Syncthing running, and is its GUI/API address this one?" : "\(reason) (\(url))"
     }
 
     /// The key, read afresh so that a rotated key file takes effect at the next reconnect.
