@@ -26,8 +26,10 @@ public final class StateDirectoryLock: Sendable {
         } catch {
             throw DaemonError("cannot create the state directory \(directory): \(error)")
         }
-        // Readable by all: the pid in it is what a second daemon, or an operator, reads.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Readable by all: the pid in it is what a second daemon, or an operator, reads. Held
+        // open read-only (flock needs no write access): a descriptor open for writing would
+        // keep the directory's file system from being remounted read-only.
+        let descriptor = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
             throw DaemonError(
@@ -45,9 +47,14 @@ public final class StateDirectoryLock: Sendable {
             }
             throw DaemonError(Self.heldMessage(directory, pid: holder), exitCode: 73)
         }
-        let text = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        // The pid through a second descriptor, closed at once: closing it leaves the lock,
+        // which belongs to the first one's open file description.
+        let writer = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        if writer >= 0 {
+            let text = Array("\(getpid())\n".utf8)
+            _ = text.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            close(writer)
+        }
         return StateDirectoryLock(path: path, descriptor: descriptor)
     }
 
