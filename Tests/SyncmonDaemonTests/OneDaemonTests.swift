@@ -1,6 +1,9 @@
 import Foundation
+import SyncmonSockets
 import SyncmonTestSupport
 import Testing
+
+@testable import SyncmonDaemon
 
 #if canImport(Glibc)
 import Glibc
@@ -82,6 +85,31 @@ struct OneDaemonTests {
             #expect(await daemon.stop() == .exited(0))
             #expect(FileManager.default.fileExists(atPath: daemon.eventsSocket))
         }
+    }
+
+    @Test("the probe: nothing there, a stale file, a live listener with its pid, a full backlog, a file that is not a socket")
+    func probe() throws {
+        let directory = try TemporaryDirectory(prefix: "smp")
+        defer { directory.remove() }
+        let path = directory.path("events.sock")
+        #expect(EventsSocket.probe(path) == .stale)
+        try BlockingSocket.listen(on: .unix(path: path)).close()
+        #expect(EventsSocket.probe(path) == .stale)
+        let listener = try BlockingSocket.listen(on: .unix(path: path), backlog: 1)
+        #expect(EventsSocket.probe(path) == .listening(pid: getpid()))
+        // Fill the backlog (nobody accepts): the probe must answer at once, not wait.
+        var pending: [BlockingSocket] = []
+        while pending.count < 64, let connection = try? BlockingSocket.connect(to: .unix(path: path), timeout: .milliseconds(50)) {
+            pending.append(connection)
+        }
+        let start = ContinuousClock.now
+        #expect(EventsSocket.probe(path) == .listening(pid: nil))
+        #expect(ContinuousClock.now - start < .seconds(1))
+        listener.close()
+        let file = directory.path("file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: DaemonError.self) { try EventsSocket.claim(file) }
+        #expect((try? String(contentsOfFile: file, encoding: .utf8)) == "x", "a file that is not a socket is never removed")
     }
 
     /// Which files two daemons started at once share.

@@ -75,7 +75,9 @@ public struct EventsSocket: Sendable {
     }
 
     static func probe(_ path: String) -> Probe {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: a blocking connect to a live daemon whose backlog is full would wait
+        // for as long as that daemon is stuck; this one answers EAGAIN at once.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { return .unknown(errno: errno) }
         defer { close(descriptor) }
         let connected = Self.withAddress(path) { address, length in Self.retryingInterrupts { connect(descriptor, address, length) } }
