@@ -394,6 +394,8 @@ struct SyncthingLifecycleTests {
         var fed = Fed()
         fed.feed(output)
         #expect(fed.summary(at: 1) == .stopped)
+        // Stopped is not down: the table does not say "(down)" for it.
+        #expect(!StatusTable.render(rows: fed.monitor.rows(at: t(1)), now: t(1)).contains("(down)"))
         // Scans and summaries of the running folder change nothing, and say nothing again.
         let later = try adapter.ingest(
             events: body(events(from: 1, at: 2, [stateChanged("idle", "scanning"), stateChanged("scanning", "idle"), folderSummary(state: "idle", need: 0)])),
