@@ -61,7 +61,7 @@ public final class StateDirectoryLock: Sendable {
     static func heldMessage(_ directory: String, pid: Int32?) -> String {
         let holder = pid.map { "another syncmon daemon (pid \($0))" } ?? "another syncmon daemon"
         return "the state directory \(directory) is in use: \(holder) holds \(directory)/lock. Two daemons would overwrite each other's state; "
-            + "stop that one first (systemctl stop syncmon), or give this daemon its own --state-dir and --events-socket"
+            + "stop that one first (systemctl stop syncmon when it is the service), or give this daemon its own --state-dir and --events-socket"
     }
 
     /// The pid the holder wrote; `nil` while it has not written it yet (it won the lock an

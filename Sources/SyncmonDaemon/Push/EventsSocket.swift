@@ -101,7 +101,7 @@ public struct EventsSocket: Sendable {
     static func takenMessage(_ path: String, pid: Int32?) -> String {
         let holder = pid.map { "another process (pid \($0))" } ?? "another process"
         return "the events socket \(path) is in use: \(holder) listens on it. A second daemon there would leave that one deaf; "
-            + "stop it first (systemctl stop syncmon), or give this daemon its own --events-socket and --state-dir"
+            + "stop it first (systemctl stop syncmon when it is the service), or give this daemon its own --events-socket and --state-dir"
     }
 
     private static func bind(_ path: String) throws(DaemonError) -> EventsSocket {
