@@ -13,6 +13,8 @@
 #   - /metrics (process_* too, and the host network view through rtnetlink) and `syncmon status`
 #     work; `systemctl reload` works;
 #   - with WatchdogSec=3s it lives through several watchdog periods without being restarted;
+#   - a second daemon started by hand exits 73 (state directory, then socket) and the service
+#     still hears its engines;
 #   - while the service is stopped the socket stays, and an event sent then re-activates it.
 # Needs root, unshare(1), overlayfs and cgroup2; exits 77 (skip) where it cannot build the
 # container. Takes ~25 s.
@@ -256,6 +258,23 @@ fi
 in_ns systemctl reload syncmon.service || fail "systemctl reload"
 in_ns systemctl is-active --quiet syncmon.service || fail "not active after reload"
 echo "ok: systemctl reload (SIGHUP, RELOADING=1 … READY=1)"
+
+# One daemon per state directory and events socket (docs/operations.md): a daemon started by
+# hand as root while the service runs exits 73, naming what is taken, and the service still
+# hears its engines. First the defaults (the service's state directory), then another state
+# directory (the socket systemd listens on).
+rc=0; in_ns /usr/local/bin/syncmon daemon --log-target stderr >"$work/second.txt" 2>&1 || rc=$?
+[ "$rc" = 73 ] || fail "a second daemon on the service's state directory exited $rc: $(cat "$work/second.txt")"
+grep -q "the state directory /var/lib/syncmon is in use: another syncmon daemon (pid $main)" "$work/second.txt" \
+    || fail "second daemon: $(cat "$work/second.txt")"
+rc=0; in_ns /usr/local/bin/syncmon daemon --log-target stderr --state-dir /tmp/by-hand >"$work/third.txt" 2>&1 || rc=$?
+[ "$rc" = 73 ] || fail "a second daemon on the service's socket exited $rc: $(cat "$work/third.txt")"
+grep -q "the events socket /run/syncmon/events.sock is in use" "$work/third.txt" || fail "third daemon: $(cat "$work/third.txt")"
+in_ns test -S /run/syncmon/events.sock || fail "events.sock gone after a second daemon tried it"
+before=$(received)
+emit heartbeat || fail "emit after a second daemon"
+wait_for 10 at_least $((before + 1)) || fail "the service no longer hears events after a second daemon tried"
+echo "ok: a daemon started by hand exits 73 (state directory, then socket); the service still hears engines"
 
 in_ns sh -c 'printf "[Service]\nWatchdogSec=3s\n" >/etc/systemd/system/syncmon.service.d/watchdog.conf && systemctl daemon-reload'
 in_ns systemctl restart syncmon.service || fail "restart"

@@ -80,7 +80,7 @@ extension SyncmonClient {
                     if Task.isCancelled { return }
                     self.logger.warning(
                         "Lost the connection to the syncmon daemon; reconnecting",
-                        metadata: ["syncmon.socket": "\(self.configuration.socketPath)", "error": "\(error)"]
+                        metadata: Self.failureMetadata(socket: self.configuration.socketPath, error)
                     )
                     // A connection that lasted was healthy: start the backoff afresh.
                     if lifetime >= .seconds(1) { delay.reset() }
@@ -94,7 +94,7 @@ extension SyncmonClient {
                 self.logger.log(
                     level: failuresInARow == 1 ? .warning : .debug,
                     "Cannot reach the syncmon daemon; events are queued and the client keeps retrying",
-                    metadata: ["syncmon.socket": "\(self.configuration.socketPath)", "error": "\(error)"]
+                    metadata: Self.failureMetadata(socket: self.configuration.socketPath, error)
                 )
             }
             // A stop with no daemon to tell: one attempt was made, what is queued stays queued.
@@ -258,5 +258,15 @@ extension SyncmonClient {
         }
         guard !Task.isCancelled else { return }
         try? await Task.sleep(for: self.configuration.shutdownTimeout)
+    }
+}
+
+extension SyncmonClient {
+    /// The socket and the error, and the errno when the error is a system call's, so that a log
+    /// handler can say what to do ("no such file": the daemon is not running) in its own words.
+    static func failureMetadata(socket: String, _ error: any Error) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["syncmon.socket": "\(socket)", "error": "\(error)"]
+        if let code = (error as? IOError)?.errnoCode { metadata["syncmon.errno"] = "\(code)" }
+        return metadata
     }
 }

@@ -20,6 +20,11 @@ public enum Daemon {
     ) async throws {
         Heap.configure()
         let configuration = try load()
+        let (stateLock, listener) = try Self.claim(configuration)
+        defer { withExtendedLifetime(stateLock) {} }
+        // Also when a start fails half-way (a port in use): the push service removes it at a
+        // clean stop; this covers a start that never got that far.
+        defer { if case .claimed(let socket) = listener { socket.removeIfOwn() } }
         let store = MonitorStore(configuration: configuration.monitorConfiguration)
         let reporter = EventReporter(logger: logger)
         let persistence = PersistenceService(
@@ -36,10 +41,6 @@ public enum Daemon {
         // of state changes, logging alone held a shared loop for milliseconds).
         let httpGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let readiness = ReadinessLatch(count: 2)
-        let activated = (try? SocketActivation.listenedSockets()) ?? []
-        let eventsDescriptor =
-            activated.first { $0.name == "events" || $0.name == "syncmon.socket" }?.fileDescriptor
-            ?? (activated.count == 1 ? activated[0].fileDescriptor : nil)
         let push = PushIngestService(
             configuration: configuration,
             store: store,
@@ -47,7 +48,7 @@ public enum Daemon {
             group: group,
             readiness: readiness,
             logger: logger,
-            activatedDescriptor: eventsDescriptor
+            listener: listener
         )
         // Subscribe sources (docs/subscribe.md): one service each, after `push` in the list so
         // they stop before the state is saved.
@@ -107,5 +108,18 @@ public enum Daemon {
         try await serviceGroup.run()
         try await httpGroup.shutdownGracefully()
         try await group.shutdownGracefully()
+    }
+
+    /// One daemon per state directory and per events socket (docs/operations.md, "One daemon per
+    /// socket"): both taken before anything is read or bound, and held until the process ends.
+    /// A socket systemd passed in is systemd's: it is not probed, and never removed.
+    static func claim(_ configuration: DaemonConfiguration) throws -> (StateDirectoryLock, PushIngestService.Listener) {
+        let stateLock = try StateDirectoryLock.take(configuration.stateDirectory)
+        let activated = (try? SocketActivation.listenedSockets()) ?? []
+        let eventsDescriptor =
+            activated.first { $0.name == "events" || $0.name == "syncmon.socket" }?.fileDescriptor
+            ?? (activated.count == 1 ? activated[0].fileDescriptor : nil)
+        if let eventsDescriptor { return (stateLock, .activated(descriptor: eventsDescriptor)) }
+        return (stateLock, .claimed(try EventsSocket.claim(configuration.eventsSocket)))
     }
 }

@@ -77,7 +77,7 @@ public final class DaemonProcess: @unchecked Sendable {
             let log = daemon.standardError
             _ = await daemon.kill()
             // The port was free a moment ago but someone took it: try another.
-            if port == nil, attempt < 4, log.contains("Address already in use") || log.contains("EADDRINUSE") { continue }
+            if port == nil, attempt < 4, log.lowercased().contains("address already in use") || log.contains("EADDRINUSE") { continue }
             throw TestSupportError("syncmon daemon did not become ready (attempt \(attempt)); stderr:\n\(log)")
         }
     }

@@ -89,9 +89,12 @@ struct DaemonCommand: AsyncParsableCommand {
             try await Daemon.run(
                 load: load, logger: logger, logLevel: factory.level, version: SyncmonVersion.version, revision: SyncmonVersion.revision)
         } catch {
-            logger.critical("syncmon cannot run", metadata: ["syncmon.reason": "\(error)"])
+            // The journal gets a structured entry; on stderr the plain line below says it
+            // once (a logfmt copy of it would print the same words twice).
+            if factory.destination == .journald { logger.critical("syncmon cannot run", metadata: ["syncmon.reason": "\(error)"]) }
             printError("syncmon daemon: \(error)")
-            throw ExitCode(1)
+            // 73 (EX_CANTCREAT): the events socket or state directory is another daemon's.
+            throw ExitCode((error as? DaemonError)?.exitCode ?? 1)
         }
     }
 

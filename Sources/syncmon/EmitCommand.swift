@@ -72,7 +72,7 @@ struct EmitCommand: ParsableCommand {
         }
         let line = object.rendered
         if case .rejected(let rejection) = EventDecoder().decode(Array(line.utf8)) {
-            throw ValidationError("the daemon would reject this event: \(rejection)")
+            throw ValidationError("the daemon would reject this event: \(EmitRejection.explain(rejection, type: type, object: object))")
         }
         return line
     }
@@ -100,6 +100,16 @@ struct JSONObject {
         if case .object(let existing) = self.nodes[first] { nested = existing } else { nested = JSONObject() }
         nested.set(Array(path.dropFirst()), json)
         self.nodes[first] = .object(nested)
+    }
+
+    /// The JSON text of `key`, at the top level or in a nested object (the decoder names a
+    /// failing key without its path), as given on the command line.
+    func json(at key: String) -> String? {
+        if let node = self.nodes[key], case .value(let json) = node { return json }
+        for name in self.keys {
+            if case .object(let nested) = self.nodes[name], let json = nested.json(at: key) { return json }
+        }
+        return nil
     }
 
     var rendered: String {
@@ -132,10 +142,10 @@ enum UnixSocketWriter {
     /// What went wrong, in the words of someone who ran `syncmon emit`.
     static func message(_ error: SocketError, path: String) -> String {
         switch error.operation {
-        case .address: "socket path too long: \(path)"
-        case .socket: "cannot create a socket: \(error.reason)"
-        case .connect: "cannot reach the daemon at \(path): \(error.reason) (is 'syncmon daemon' running?)"
-        default: "cannot write to \(path): \(error.reason)"
+        case .address: PushSocketAdvice.tooLong(path)
+        case .socket: "cannot create a socket: \(SystemErrorText.words(error.code))"
+        case .connect: PushSocketAdvice.cannotReach(path, errno: error.code)
+        default: "cannot write to the daemon at \(path): \(SystemErrorText.words(error.code)) (did the daemon stop meanwhile?)"
         }
     }
 }

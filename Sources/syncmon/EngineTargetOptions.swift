@@ -1,11 +1,15 @@
 import ArgumentParser
+import SyncmonClient
 import SyncmonCore
-import SyncmonDaemon
 
-/// Which daemon socket and which (engine, database) an event goes to: shared by `emit` and
-/// `wrap`, the two commands that write events themselves.
+/// Which daemon socket and which (engine, database) an event goes to: shared by the commands
+/// that write to the push socket themselves (`emit`, `wrap`, `forget`).
 struct EngineTargetOptions: ParsableArguments {
-    @Option(name: .customLong("events-socket"), help: "The daemon's push socket (default: the daemon's default).")
+    @Option(
+        name: .customLong("events-socket"),
+        help:
+            "The daemon's push socket (default: $SYNCMON_EVENTS_SOCKET, else /run/syncmon/events.sock as root or when it exists, else $XDG_RUNTIME_DIR/syncmon/events.sock)."
+    )
     var eventsSocket: String?
 
     @Option(help: "The engine identifier (1-64 characters of [A-Za-z0-9._-]).")
@@ -29,6 +33,8 @@ struct EngineTargetOptions: ParsableArguments {
         }
     }
 
-    /// The socket to write to: the one given, else where the daemon listens by default.
-    var socketPath: String { self.eventsSocket ?? DaemonConfiguration().eventsSocket }
+    /// The socket to write to: the one given, else `$SYNCMON_EVENTS_SOCKET`, else where the
+    /// daemon listens by default — the rule every client follows (as `simulate` and the client
+    /// library do).
+    var socketPath: String { self.eventsSocket ?? SyncmonClient.Configuration.defaultSocketPath() }
 }

@@ -15,7 +15,9 @@ struct ReplayCommand: ParsableCommand {
             Reads NDJSON events (protocol v1) from FILE, or standard input for '-', and runs them \
             through the same decoder and state machines as the daemon, using the events' own times \
             as the clock. Then it moves the clock forward by --advance and prints the status: a table, \
-            or the JSON of GET /api/v1/status with --json. Rejected lines are summarised on stderr.
+            or the JSON of GET /api/v1/status with --json. Rejected lines are counted on stderr, and \
+            the first \(ReplayCommand.shownRejections) named with their line number and reason \
+            (all of them with --verbose).
 
             Exit status, as 'syncmon status' (Nagios convention): 0 ok, 1 warning, 2 critical, \
             3 unknown (no engines); 4 when FILE cannot be read.
@@ -33,6 +35,12 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print the status JSON instead of a table.")
     var json = false
 
+    @Flag(name: .shortAndLong, help: "Name every rejected line on stderr, not only the first \(ReplayCommand.shownRejections).")
+    var verbose = false
+
+    /// Rejected lines named without --verbose.
+    static let shownRejections = 5
+
     @OptionGroup(title: "Stall thresholds")
     var stallThresholds: StallThresholdOptions
 
@@ -45,6 +53,7 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(4)
         }
         print(self.json ? report.json : report.table, terminator: "")
+        for line in report.session.rejectedLines { printError("replay: \(line)") }
         printError(report.stderrSummary)
         throw ExitCode(report.severity.rawValue)
     }
@@ -53,7 +62,7 @@ struct ReplayCommand: ParsableCommand {
     func replay() throws -> ReplayReport {
         let wallClock = WallClock.now()
         let configuration = MonitorConfiguration(thresholds: self.stallThresholds.applied(to: .defaults), maximumPairs: .max)
-        var session = ReplaySession(configuration: configuration)
+        var session = ReplaySession(configuration: configuration, keptRejections: self.verbose ? .max : Self.shownRejections)
         try ByteStream.read(path: self.file) { session.feed($0) }
         session.finish(fallbackTime: wallClock)
         let now = session.now(advancedBy: self.advance.span, fallbackTime: wallClock)
@@ -83,6 +92,9 @@ struct ReplayReport {
             line += ", \(total) rejected (" + rejected.map { "\($0): \(monitor.rejectedCount($0))" }.joined(separator: ", ") + ")"
         }
         if monitor.duplicates > 0 { line += ", \(monitor.duplicates) duplicates dropped" }
+        let named = UInt64(self.session.rejectedLines.count)
+        let total = RejectionReason.allCases.reduce(0) { $0 + monitor.rejectedCount($1) }
+        if total > named { line += "; \(named == 0 ? "" : "\(total - named) more ")not named (--verbose names every one)" }
         return line
     }
 }

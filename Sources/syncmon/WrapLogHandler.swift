@@ -1,4 +1,5 @@
 import Logging
+import SyncmonDaemon
 import SyncmonSystemd
 
 /// Where the client library's few log lines go while `syncmon wrap` runs: warnings and worse
@@ -21,6 +22,15 @@ struct WrapLogHandler: LogHandler {
         let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
         // Events left undelivered at the end: wrap says so itself, naming the run.
         if merged["syncmon.queued"] != nil { return }
+        // The daemon cannot be reached: say what to do, not the system call that failed.
+        if let socket = merged["syncmon.socket"], let code = merged["syncmon.errno"].flatMap({ Int32("\($0)") }) {
+            let text =
+                "\(event.message)".hasPrefix("Cannot reach")
+                ? PushSocketAdvice.cannotReach("\(socket)", errno: code) + "; the command runs all the same"
+                : "\(event.message) (\(socket): \(SystemErrorText.words(code)))"
+            printError(Self.line(time: LogTime.now(), level: event.level, pair: self.pair, text: text))
+            return
+        }
         // The engine and database are the job's own; the socket and the error say what went wrong.
         let details = merged.filter { $0.key == "syncmon.socket" || $0.key == "error" }
             .sorted { $0.key < $1.key }.map { "\($0.key.replacing("syncmon.", with: "")): \($0.value)" }

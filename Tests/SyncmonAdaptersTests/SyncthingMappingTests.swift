@@ -385,6 +385,53 @@ struct SyncthingLifecycleTests {
         #expect(try !reread([stateChanged("idle", "scanning"), stateChanged("scanning", "idle")]).0)
     }
 
+    @Test("Syncthing's first run: a folder shared with no device is stopped, and the log says why, once")
+    func sharedWithNobody() throws {
+        let syncthing = folder { $0.devices = [] }()
+        var (adapter, output) = try started(syncthing)
+        #expect(output.notices == [.folderNotShared(folder: sharedFolder)])
+        #expect("\(output.notices[0])".contains("shared with no other device"))
+        var fed = Fed()
+        fed.feed(output)
+        #expect(fed.summary(at: 1) == .stopped)
+        // Stopped is not down: the table does not say "(down)" for it.
+        #expect(!StatusTable.render(rows: fed.monitor.rows(at: t(1)), now: t(1)).contains("(down)"))
+        // Scans and summaries of the running folder change nothing, and say nothing again.
+        let later = try adapter.ingest(
+            events: body(events(from: 1, at: 2, [stateChanged("idle", "scanning"), stateChanged("scanning", "idle"), folderSummary(state: "idle", need: 0)])),
+            at: t(2))
+        #expect(later.notices.isEmpty)
+        #expect(later.events.allSatisfy { $0.payload.type == .engineStopped || $0.payload.type == .heartbeat })
+        // A paused folder is stopped without that notice.
+        #expect(
+            try started(
+                folder {
+                    $0.devices = []; $0.paused = true
+                }()
+            ).1.notices.isEmpty)
+    }
+
+    @Test("with no peer connected, a missing folder marker is still a failed setup, with Syncthing's text")
+    func markerMissingWithoutPeers() throws {
+        let marker = "folder marker missing (this indicates potential data loss, search docs/forum to get information about how to proceed)"
+        let syncthing = folder(
+            {
+                $0.state = "error"; $0.error = marker
+            }, { $0.connected = [] })()
+        let (_, output) = try started(syncthing)
+        #expect(output.notices == [.folderFailed(folder: sharedFolder, message: marker)])
+        var fed = Fed()
+        fed.feed(output)
+        let key = PairKey(engine: InlineName("st")!, database: sharedFolder)
+        let row = try #require(fed.monitor.rows(at: t(1)).first { $0.key == key })
+        // The summary is no_network (it comes first), and the failure is there for the table's
+        // detail and the Nagios line to name: setup failed, actionable, folderError.
+        #expect(row.summary == .noNetwork)
+        #expect(row.network == .unavailable)
+        #expect(row.failing(.setup)?.error.code.description == "folderError")
+        #expect(row.outstandingFailure?.phase == .setup)
+    }
+
     @Test("a folder error is logged with Syncthing's text")
     func folderErrorNotice() throws {
         let (_, output) = try started(

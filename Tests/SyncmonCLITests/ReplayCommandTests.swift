@@ -24,6 +24,49 @@ struct ReplayCommandTests {
         #expect(result.standardError.contains("1 rejected (malformed: 1)"))
     }
 
+    @Test("each rejected line is named with its number and reason")
+    func rejectedLinesNamed() throws {
+        let result = try SyncmonProcess.run(["replay", "-"], input: Data(self.stream.utf8))
+        #expect(result.standardError.contains("replay: line 3: malformed (not a JSON object): not json at all"), "\(result.standardError)")
+        #expect(!result.standardError.contains("not named"))
+    }
+
+    /// A stream with `count` bad lines of several kinds after a good one.
+    static func badStream(_ count: Int) -> String {
+        let good = #"{"v":1,"engine":"notes","type":"heartbeat","time":"2026-11-21T10:00:00Z"}"#
+        let bad = [
+            #"{"v":1,"engine":"notes","type":"heartbaet"}"#,
+            #"{"v":2,"engine":"notes","type":"heartbeat"}"#,
+            #"{"v":1,"engine":"notes","type":"engineStarted","heartbeatSeconds":0}"#,
+            "{\"v\":1,\u{1}",
+        ]
+        return ([good] + (0..<count).map { bad[$0 % bad.count] }).joined(separator: "\n") + "\n"
+    }
+
+    @Test("the first 5 rejected lines by default, every one with --verbose")
+    func verbose() throws {
+        let input = Data(Self.badStream(12).utf8)
+        let brief = try SyncmonProcess.run(["replay", "-"], input: input)
+        let named = brief.standardError.split(separator: "\n").filter { $0.hasPrefix("replay: line ") }
+        #expect(named.count == 5, "\(brief.standardError)")
+        #expect(named.first == "replay: line 2: unknown_type (unknown event type in the field type): {\"v\":1,\"engine\":\"notes\",\"type\":\"heartbaet\"}")
+        #expect(
+            named.dropFirst().first
+                == "replay: line 3: unsupported_version (protocol version: v must be 1): {\"v\":2,\"engine\":\"notes\",\"type\":\"heartbeat\"}")
+        #expect(named.dropFirst(2).first?.hasPrefix("replay: line 4: invalid_field (the field heartbeatSeconds is missing or invalid)") == true)
+        // A control character is escaped, never written to the terminal.
+        #expect(named.dropFirst(3).first?.hasPrefix("replay: line 5: malformed") == true)
+        #expect(named.dropFirst(3).first?.contains("\\u{1}") == true, "\(named)")
+        #expect(brief.standardError.contains("12 rejected"))
+        #expect(brief.standardError.contains("7 more not named (--verbose names every one)"))
+
+        let verbose = try SyncmonProcess.run(["replay", "-", "--verbose"], input: input)
+        let all = verbose.standardError.split(separator: "\n").filter { $0.hasPrefix("replay: line ") }
+        #expect(all.count == 12, "\(verbose.standardError)")
+        #expect(all.last?.hasPrefix("replay: line 13: ") == true)
+        #expect(!verbose.standardError.contains("not named"))
+    }
+
     @Test("--advance moves the clock: a fetch older than --no-recent-import-after stalls")
     func advance() throws {
         let quiet = try SyncmonProcess.run(["replay", "-", "--advance", "59m", "--no-recent-import-after", "1h"], input: Data(self.stream.utf8))

@@ -3,7 +3,8 @@
 # 127.0.0.1 sharing folder "shared" (pair.sh), one `syncmon daemon` following both as engines
 # `a` and `b`, and the five scenarios with the verdicts syncmon must give, read from
 # GET /api/v1/status:
-#   1. healthy, files added on either side   a/shared and b/shared succeeded, no stall, exit 0
+#   1. healthy, files added on either side   a/shared and b/shared succeeded, no stall, exit 0;
+#                                            syncmon_source_up 1 from the first answer
 #   2. B's Syncthing stopped for 20 s        b engine_down; a/shared no_network; both succeeded
 #                                            again within 30 s of B's return
 #   3. A pauses device B                     a/shared stopped; succeeded again after resume
@@ -85,6 +86,10 @@ daemon_pid=$!
 
 log "--- 1. healthy"
 check "a/shared and b/shared succeeded at start" 30 eval 'healthy a && healthy b'
+# SPEC §3 (v1.2): up from the first answer, not only after a reconnect.
+source_up() { curl -s "http://127.0.0.1:$port/metrics" | grep -qx "syncmon_source_up{source=\"$1\"} 1"; }
+check "syncmon_source_up 1 for a and b from their first answer" 5 eval 'source_up a && source_up b'
+if grep -q "subscribe source [ab]: disconnected" "$work/daemon.log"; then bad "a source was called disconnected at start"; else ok "no source disconnected at start"; fi
 echo a >"$A/from-a.txt"
 echo b >"$B/from-b.txt"
 check "files crossed both ways" 15 eval 'test -f "$B/from-a.txt" && test -f "$A/from-b.txt"'

@@ -31,6 +31,9 @@ extension SyncthingFolder {
             if self.reported != .stopped {
                 emitter.emit(.engineStopped, for: &self, at: time)
                 self.reported = .stopped
+                // Syncthing's first run shares its Default Folder with nobody: say why the folder
+                // is stopped, as nothing in Syncthing is.
+                if !self.paused, self.devices.isEmpty { emitter.notice(.folderNotShared(folder: self.database)) }
                 // Said again on resume: the core keeps them, but a resumed pair starts a new story.
                 self.network = nil
                 self.pending = nil

@@ -22,6 +22,9 @@ public enum SyncthingNotice: Equatable, Sendable, CustomStringConvertible {
     case folderFailed(folder: Database, message: String)
     /// A folder left its error state.
     case folderRecovered(folder: Database)
+    /// A running folder shared with no other device: it syncs with nobody, and is reported as
+    /// `stopped` (Syncthing's first run shares its Default Folder with nobody).
+    case folderNotShared(folder: Database)
     /// A pull left `count` items failed; `path` and `message` are the item the verdict shows.
     case pullFailed(folder: Database, count: Int, path: String, message: String)
     /// Syncthing restarted (its `startTime` changed): everything was read again.
@@ -41,6 +44,9 @@ public enum SyncthingNotice: Equatable, Sendable, CustomStringConvertible {
         case .folderRejected(let id, let reason): "folder \"\(id)\" is not reported: \(reason)"
         case .folderFailed(let folder, let message): "folder \(folder) stopped on an error: \(message)"
         case .folderRecovered(let folder): "folder \(folder) left its error state"
+        case .folderNotShared(let folder):
+            "folder \(folder) is shared with no other device: it syncs with nobody, so it is reported as stopped until you share it "
+                + "(Syncthing: Edit Folder, Sharing)"
         case .pullFailed(let folder, let count, let path, let message):
             "folder \(folder): a pull left \(count) item\(count == 1 ? "" : "s") failed; \(path): \(message)"
         case .restarted(let startTime): "Syncthing restarted (started \(startTime)); state read again"

@@ -14,9 +14,16 @@ public struct ReplaySession: Sendable {
     private var waiting: [Event] = []
     /// Lines read, blank ones included.
     public private(set) var lines: UInt64 = 0
+    /// The first `keptRejections` rejected lines, in order (the rest are only counted).
+    public private(set) var rejectedLines: [RejectedLine] = []
+    private let keptRejections: Int
 
-    public init(configuration: MonitorConfiguration = MonitorConfiguration(), maximumLineLength: Int = 65_536) {
+    /// - Parameter keptRejections: how many rejected lines to keep with their number and reason
+    ///   (`syncmon replay` names the first few, all of them with `--verbose`); memory stays
+    ///   constant for any stream while this is bounded.
+    public init(configuration: MonitorConfiguration = MonitorConfiguration(), maximumLineLength: Int = 65_536, keptRejections: Int = 0) {
         self.monitor = Monitor(configuration: configuration)
+        self.keptRejections = keptRejections
         self.decoder = EventDecoder(maximumLineLength: maximumLineLength)
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
     }
@@ -46,13 +53,21 @@ public struct ReplaySession: Sendable {
         switch line {
         case .tooLarge:
             self.monitor.count(Rejection(.tooLarge))
+            self.keep(Rejection(.tooLarge), excerpt: "")
         case .line(let bytes):
             switch self.decoder.decode(bytes) {
             case .blank: break
-            case .rejected(let rejection): self.monitor.count(rejection)
+            case .rejected(let rejection):
+                self.monitor.count(rejection)
+                if self.rejectedLines.count < self.keptRejections { self.keep(rejection, excerpt: RejectedLine.excerpt(of: bytes)) }
             case .event(let event): self.apply(event)
             }
         }
+    }
+
+    private mutating func keep(_ rejection: Rejection, excerpt: String) {
+        guard self.rejectedLines.count < self.keptRejections else { return }
+        self.rejectedLines.append(RejectedLine(number: self.lines, rejection: rejection, excerpt: excerpt))
     }
 
     private mutating func apply(_ event: Event) {
@@ -61,13 +76,18 @@ public struct ReplaySession: Sendable {
                 self.waiting.append(event)
                 return
             }
-            self.monitor.apply(event, at: clock)
+            self.applyCounting(event, at: clock)
             return
         }
         if self.clock == nil { self.release(at: time) }
         let clock = max(self.clock ?? time, time)
         self.clock = clock
-        self.monitor.apply(event, at: time)
+        self.applyCounting(event, at: time)
+    }
+
+    /// Applies, keeping a rejection by the state model (the pair limit) like a decoder's.
+    private mutating func applyCounting(_ event: Event, at time: Timestamp) {
+        if case .rejected(let rejection) = self.monitor.apply(event, at: time) { self.keep(rejection, excerpt: "") }
     }
 
     /// Applies the events that waited for a time.

@@ -86,12 +86,17 @@ public struct HTTPService: Service {
         var servers: [any Channel] = []
         for address in self.addresses {
             let (host, port) = try Self.split(address)
-            let server = try await bootstrap.bind(host: host, port: port).get()
+            let server: any Channel
+            do {
+                server = try await bootstrap.bind(host: host, port: port).get()
+            } catch {
+                throw DaemonError(SystemErrorText.cannotListen(on: address, error))
+            }
             let security = web.current
             self.logger.info(
                 security?.tlsContext != nil ? "serving HTTPS" : "serving HTTP",
                 metadata: [
-                    "syncmon.listen": "\(server.localAddress.map { "\($0)" } ?? address)",
+                    "syncmon.listen": "\(Self.describe(server.localAddress) ?? address)",
                     "syncmon.basic_auth": "\(security?.authenticator != nil)",
                 ]
             )
@@ -100,6 +105,13 @@ public struct HTTPService: Service {
         self.readiness.arrive()
         try? await gracefulShutdown()
         for server in servers { try? await server.close() }
+    }
+
+    /// `127.0.0.1:9478` or `[::1]:9478`, as an operator writes it (not NIO's
+    /// `[IPv4]127.0.0.1/127.0.0.1:9478`).
+    static func describe(_ address: SocketAddress?) -> String? {
+        guard let address, let ip = address.ipAddress, let port = address.port else { return nil }
+        return (ip.contains(":") ? "[\(ip)]" : ip) + ":\(port)"
     }
 
     /// `host:port`, `[v6]:port` or `:port` (all interfaces).

@@ -24,8 +24,15 @@ public struct PushIngestService: Service {
     let configuration: DaemonConfiguration
     let readiness: ReadinessLatch
     let logger: Logger
-    /// A socket systemd passed in (socket activation), used instead of binding `path`.
-    let activatedDescriptor: Int32?
+    let listener: Listener
+
+    /// Where the push socket comes from.
+    public enum Listener: Sendable {
+        /// A socket systemd passed in (socket activation): used as it is, never probed or removed.
+        case activated(descriptor: Int32)
+        /// The socket this daemon claimed (`EventsSocket.claim`): removed at exit while its own.
+        case claimed(EventsSocket)
+    }
 
     public init(
         configuration: DaemonConfiguration,
@@ -34,7 +41,7 @@ public struct PushIngestService: Service {
         group: any EventLoopGroup,
         readiness: ReadinessLatch,
         logger: Logger,
-        activatedDescriptor: Int32? = nil
+        listener: Listener
     ) {
         self.path = configuration.eventsSocket
         self.configuration = configuration
@@ -43,7 +50,7 @@ public struct PushIngestService: Service {
         self.group = group
         self.readiness = readiness
         self.logger = logger
-        self.activatedDescriptor = activatedDescriptor
+        self.listener = listener
     }
 
     public func run() async throws {
@@ -72,13 +79,11 @@ public struct PushIngestService: Service {
             // Large reads: a busy engine's lines arrive in 64-256 KiB chunks, one lock per chunk.
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65_536, maximum: 262_144))
         let server: any Channel
-        if let descriptor = self.activatedDescriptor {
+        switch self.listener {
+        case .activated(let descriptor):
             server = try await bootstrap.withBoundSocket(descriptor).get()
-        } else {
-            try Self.prepareDirectory(of: self.path)
-            server = try await bootstrap.bind(unixDomainSocketPath: self.path, cleanupExistingSocketFile: true).get()
-            // Engines in the socket's group may write; nobody else (docs/protocol.md#transports).
-            chmod(self.path, 0o660)
+        case .claimed(let socket):
+            server = try await bootstrap.withBoundSocket(socket.descriptor).get()
         }
         self.logger.info("listening for events", metadata: ["syncmon.events_socket": "\(self.path)"])
         self.readiness.arrive()
@@ -87,7 +92,7 @@ public struct PushIngestService: Service {
         // engines behind them (docs/operations.md, "Stop").
         connections.stop()
         try? await server.close()
-        if self.activatedDescriptor == nil { unlink(self.path) }
+        if case .claimed(let socket) = self.listener { socket.removeIfOwn() }
     }
 
     /// Creates the directory of `path` (0755, and its parents) when it does not exist yet. A
@@ -227,5 +232,11 @@ struct KernelPeerCredentials {
 /// A failure the daemon reports and exits on (bad configuration, a socket it cannot bind).
 public struct DaemonError: Error, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// The daemon's exit status for it: 73 (EX_CANTCREAT) when the socket or state directory
+    /// is taken by another daemon, else 1.
+    public var exitCode: Int32
+    public init(_ description: String, exitCode: Int32 = 1) {
+        self.description = description
+        self.exitCode = exitCode
+    }
 }

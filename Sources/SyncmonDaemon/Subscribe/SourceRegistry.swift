@@ -48,7 +48,8 @@ public final class SourceHealth: Sendable {
 
     public let name: String
     private let logger: Logger
-    private let state = Locked<(state: State, reconnects: UInt64)>((.starting, 0))
+    /// The state, the reconnect count, and the reason last logged for `disconnected`.
+    private let state = Locked<(state: State, reconnects: UInt64, reason: String?)>((.starting, 0, nil))
 
     init(name: String, logger: Logger) {
         self.name = name
@@ -83,9 +84,12 @@ public final class SourceHealth: Sendable {
     }
 
     private func transition(to new: State, level: Logger.Level, message: String, reason: String?) {
+        // A new reason is worth its own entry too: a Syncthing that refused connections and
+        // now answers 403 (a wrong API key) must not keep showing "connection refused".
         let changed = self.state.withLock { state -> Bool in
-            guard state.state != new else { return false }
+            guard state.state != new || state.reason != reason else { return false }
             state.state = new
+            state.reason = reason
             return true
         }
         var metadata: Logger.Metadata = [

@@ -6,6 +6,10 @@ import SyncmonAdapters
 import SyncmonCore
 import SyncmonSystemd
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A `syncthing+http://` source (docs/syncthing.md): reads one Syncthing's REST API, snapshots
 /// and then the long-poll of `/rest/events`, and hands what `SyncthingAdapter` makes of it to the
 /// state model. Everything about Syncthing's meaning lives in the adapter; this is only I/O.
@@ -36,8 +40,9 @@ struct SyncthingSource: EventSource {
             do {
                 let api = try SyncthingAPI(client: client, baseURL: self.baseURL, key: self.apiKey())
                 try await self.follow(api, adapter: &adapter, ingest: ingest, context: context) {
-                    // Answers are coming: the schedule starts over.
-                    if failuresInARow > 0 { context.health.connected(self.baseURL) }
+                    // Answers are coming: the source is up from the first one (a healthy
+                    // Syncthing must not trip SyncmonSourceDown), and the schedule starts over.
+                    if failuresInARow > 0 || context.health.current != .connected { context.health.connected(self.baseURL) }
                     failuresInARow = 0
                     backoff.reset()
                 }
@@ -54,9 +59,8 @@ struct SyncthingSource: EventSource {
                     context.reporter.report(changes)
                 }
                 let delay = failuresInARow == 1 ? 0.2 : backoff.nextDelay()
-                if failuresInARow == 2 || failuresInARow > 2 && failuresInARow % 10 == 0 {
-                    context.health.disconnected("\(error)", retryIn: delay)
-                }
+                // Logged when the state or the reason changes (SourceHealth), at debug otherwise.
+                if failuresInARow >= 2 { context.health.disconnected(Self.describe(error, url: self.baseURL), retryIn: delay) }
                 if failuresInARow > 1 { context.health.countReconnect() }
                 try? await Task.sleep(for: .seconds(delay))
             }
@@ -90,6 +94,22 @@ struct SyncthingSource: EventSource {
                 context.logger.notice("syncthing source \(context.name): \(notice)", metadata: context.metadata)
             }
         }
+    }
+
+    /// Why the API did not answer, in words with the likely fix; never NIO's selector.
+    static func describe(_ error: any Error, url: String) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout: return "no connection to \(url) within the connect timeout (is the host reachable?)"
+            case .deadlineExceeded, .readTimeout: return "no answer from \(url) within the poll's timeout"
+            case .remoteConnectionClosed: return "Syncthing at \(url) closed the connection"
+            default: return "\(error)"
+            }
+        }
+        if error is SyncthingSourceError || error is SyncthingAdapterError { return "\(error)" }
+        let reason = StreamConnection.describe(error)
+        return SystemErrorText.code(of: error) == ECONNREFUSED || reason.lowercased() == "connection refused"
+            ? "connection refused at \(url): is Syncthing running, and is its GUI/API address this one?" : "\(reason) (\(url))"
     }
 
     /// The key, read afresh so that a rotated key file takes effect at the next reconnect.

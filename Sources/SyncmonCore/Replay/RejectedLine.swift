@@ -1,0 +1,56 @@
+/// A line of a replayed stream that was rejected: its number (from 1, blank lines counted), why,
+/// and its start, so that `syncmon replay` can say which line to fix.
+public struct RejectedLine: Sendable, Equatable, CustomStringConvertible {
+    public var number: UInt64
+    public var rejection: Rejection
+    /// The line's first bytes, control characters escaped; empty for a line too long to keep.
+    public var excerpt: String
+
+    public init(number: UInt64, rejection: Rejection, excerpt: String) {
+        self.number = number
+        self.rejection = rejection
+        self.excerpt = excerpt
+    }
+
+    /// `line 3: malformed (not a JSON object): not json at all`.
+    public var description: String {
+        let text = "line \(self.number): \(self.rejection.reason) (\(Self.explain(self.rejection)))"
+        return self.excerpt.isEmpty ? text : text + ": " + self.excerpt
+    }
+
+    /// The reason in words, with the field at fault.
+    static func explain(_ rejection: Rejection) -> String {
+        let field = rejection.field.map { "\($0)" }
+        switch rejection.reason {
+        case .malformed: return field.map { "the field \($0) is not valid JSON" } ?? "not a JSON object"
+        case .tooLarge: return "longer than the line limit, 64 KiB by default"
+        case .unsupportedVersion: return "protocol version: v must be 1"
+        case .invalidField: return field.map { "the field \($0) is missing or invalid" } ?? "a field is missing or invalid"
+        case .unknownType: return "unknown event type in the field type"
+        case .engineLimit: return "one (engine, database) pair more than the limit"
+        case .forbidden: return "this writer may not report for the engine"
+        }
+    }
+
+    /// The first 80 characters of `bytes`, invalid UTF-8 replaced and control characters escaped,
+    /// with `…` when cut.
+    static func excerpt(of bytes: UnsafeRawBufferPointer) -> String {
+        let limit = 80
+        let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit {
+                result += "…"
+                break
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += scalar == "\t" ? "\\t" : scalar == "\r" ? "\\r" : "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return result
+    }
+}
