@@ -223,15 +223,7 @@ extension PairState {
         case .stateUpdate(let recordZone, let database):
             self.setPending(recordZone: recordZone ?? self.pendingRecordZoneChanges, database: database ?? self.pendingDatabaseChanges, at: time)
         case .accountChange(let change):
-            self.accountChanges[change.rawValue] += 1
-            switch change {
-            case .signOut:
-                self.account = .noAccount
-            case .signIn, .switchAccounts:
-                // CKSyncEngine resets its state and clears pending changes on an account change.
-                self.account = .available
-                self.setPending(recordZone: 0, database: 0, at: time)
-            }
+            self.apply(change, at: time)
         case .containerEvent(let containerEvent):
             self.apply(containerEvent, at: time)
         case .accountStatus(let status):
@@ -240,27 +232,8 @@ extension PairState {
             if status == .available { self.completeEngineSetup(at: time) }
         case .networkStatus(let available):
             self.engineNetwork = available ? .available : .unavailable
-        case .engineStarted(let heartbeatInterval):
-            self.liveness = .up(heartbeat: heartbeatInterval, connection: connection)
-            if self.setupDriver != .container {
-                self.setup.start(at: time)
-                self.setupDriver = .engineAwaitingCompletion
-            }
-        case .heartbeat:
-            break
-        case .engineStopped:
-            self.liveness = .stopped
-        case .runStarted(let heartbeatInterval):
-            // A batch job's run: the promise and the tie of `engineStarted`, but no setup. A job
-            // has none, and a setup that succeeded would raise `not_syncing` on an export-only job.
-            self.liveness = .up(heartbeat: heartbeatInterval, connection: connection)
-        case .runEnded:
-            // Between runs the job shows the outcome of its phases: no promise to keep, and its
-            // connection closing is not a crash. Unlike `engineStopped`, not `stopped`.
-            self.liveness = .heardFrom
-        case .forget:
-            // The monitor removes the pair instead (`Monitor.forget`).
-            break
+        case .engineStarted, .heartbeat, .engineStopped, .runStarted, .runEnded, .forget:
+            self.applyLifecycle(event.payload, at: time, connection: connection)
         case .error(let phase, let error):
             self.count(error, phase: phase, at: time)
             if phase == .setup, error.errorClass == .actionable {
@@ -276,6 +249,44 @@ extension PairState {
 
         if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
             self.suppressionEnded = max(self.suppressionEnded ?? time, time)
+        }
+    }
+
+    private mutating func apply(_ change: AccountChangeType, at time: Timestamp) {
+        self.accountChanges[change.rawValue] += 1
+        switch change {
+        case .signOut:
+            self.account = .noAccount
+        case .signIn, .switchAccounts:
+            // CKSyncEngine resets its state and clears pending changes on an account change.
+            self.account = .available
+            self.setPending(recordZone: 0, database: 0, at: time)
+        }
+    }
+
+    /// The events that say whether the engine runs (docs/protocol.md#liveness).
+    private mutating func applyLifecycle(_ payload: EventPayload, at time: Timestamp, connection: UInt64?) {
+        switch payload {
+        case .engineStarted(let heartbeatInterval):
+            self.liveness = .up(heartbeat: heartbeatInterval, connection: connection)
+            if self.setupDriver != .container {
+                self.setup.start(at: time)
+                self.setupDriver = .engineAwaitingCompletion
+            }
+        case .engineStopped:
+            self.liveness = .stopped
+        case .runStarted(let heartbeatInterval):
+            // A batch job's run: the promise and the tie of `engineStarted`, but no setup. A job
+            // has none, and a setup that succeeded would raise `not_syncing` on an export-only job.
+            self.liveness = .up(heartbeat: heartbeatInterval, connection: connection)
+        case .runEnded:
+            // Between runs the job shows the outcome of its phases: no promise to keep, and its
+            // connection closing is not a crash. Unlike `engineStopped`, not `stopped`.
+            self.liveness = .heardFrom
+        default:
+            // `heartbeat` only says the engine is heard from; `forget` never reaches a pair
+            // (`Monitor.forget` removes it).
+            break
         }
     }
 
