@@ -19,6 +19,9 @@ public enum SyncmonMetadataKey {
     public static let stallReason = "syncmon.stall_reason"
     /// The engine's error code (`quotaExceeded`, …); sent as `SYNCMON_ERROR_CODE`.
     public static let errorCode = "syncmon.error_code"
+    /// The failure's message in the engine's own words (cut to 256 bytes, control characters
+    /// escaped); sent as `SYNCMON_ERROR_MESSAGE`. Never a metric label.
+    public static let errorMessage = "syncmon.error_message"
     /// A subscribe source's configured name; sent as `SYNCMON_SOURCE`.
     public static let source = "syncmon.source"
     /// A subscribe source's new state (`connected`, `disconnected`); sent as `SYNCMON_SOURCE_STATE`.

@@ -99,7 +99,8 @@ struct WrapCommand: AsyncParsableCommand {
         let reporter = WrapReporter(
             client: client,
             phase: phase,
-            parser: plan.tool.map { $0.outputParser(output: plan.output) },
+            // Any other command's last line on standard error is its failure's message.
+            parser: plan.tool.map { $0.outputParser(output: plan.output) } ?? LastErrorLineParser(),
             hidesBareCarriageReturns: plan.output.rsyncProgress,
             watchesIO: self.ioProgress
         )
@@ -108,6 +109,7 @@ struct WrapCommand: AsyncParsableCommand {
                 arguments: plan.arguments,
                 environment: plan.environment,
                 piped: plan.piped,
+                pipesStandardError: true,
                 splitsOutputOnCarriageReturn: plan.tool == .rsync
             ),
             callbacks: WrappedProcess.Callbacks(
@@ -127,7 +129,8 @@ struct WrapCommand: AsyncParsableCommand {
             program: program,
             lastError: ending.spawnFailure ?? reporter.lastError
         )
-        client.containerEventEnded(activity, succeeded: outcome.succeeded, error: outcome.code.map { EngineError(code: $0, message: outcome.message) })
+        client.containerEventEnded(
+            activity, succeeded: outcome.succeeded, error: outcome.code.map { EngineError(code: $0, message: ErrorMessage.clean(outcome.message)) })
         client.finish()
         try? await reporting.value
         let undelivered = client.statistics.queued

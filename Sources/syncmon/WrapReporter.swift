@@ -88,6 +88,7 @@ final class WrapReporter: @unchecked Sendable {
     /// A problem as an `error` event of the phase, with the tool's words as its message.
     static func event(_ problem: ToolProblem, phase: Phase) -> EngineEvent {
         let retryAfter = problem.retryAfter.map { Duration.microseconds($0.microseconds) }
-        return .error(phase: phase, error: EngineError(code: problem.code.description, message: problem.message, retryAfter: retryAfter))
+        return .error(
+            phase: phase, error: EngineError(code: problem.code.description, message: problem.message.flatMap(ErrorMessage.clean), retryAfter: retryAfter))
     }
 }

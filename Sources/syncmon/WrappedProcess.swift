@@ -23,6 +23,9 @@ final class WrappedProcess: @unchecked Sendable {
         /// Read standard output and error through pipes (a parser wants them); otherwise the
         /// command writes to wrap's own descriptors directly.
         var piped: Bool
+        /// Read standard error only, for its last line (the message of a failed run of a
+        /// command wrap knows nothing else about); standard output stays wrap's own.
+        var pipesStandardError = false
         /// rsync's progress records end with `\r`.
         var splitsOutputOnCarriageReturn: Bool
     }
@@ -67,21 +70,15 @@ final class WrappedProcess: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
-        if command.piped {
-            guard Self.makePipe(&outputPipe), Self.makePipe(&errorPipe) else {
-                return Ending(termination: .exited(127), spawnFailure: "cannot create pipes: \(String(cString: strerror(errno)))")
-            }
+        let pipesError = command.piped || command.pipesStandardError
+        if command.piped && !Self.makePipe(&outputPipe) || pipesError && !Self.makePipe(&errorPipe) {
+            for descriptor in outputPipe where descriptor >= 0 { close(descriptor) }
+            return Ending(termination: .exited(127), spawnFailure: "cannot create pipes: \(String(cString: strerror(errno)))")
         }
         let spawned = Self.spawn(command, output: outputPipe[1], error: errorPipe[1])
-        if command.piped {
-            close(outputPipe[1])
-            close(errorPipe[1])
-        }
+        for descriptor in [outputPipe[1], errorPipe[1]] where descriptor >= 0 { close(descriptor) }
         guard case .success(let pid) = spawned else {
-            if command.piped {
-                close(outputPipe[0])
-                close(errorPipe[0])
-            }
+            for descriptor in [outputPipe[0], errorPipe[0]] where descriptor >= 0 { close(descriptor) }
             if case .failure(let reason) = spawned { return Ending(termination: .exited(127), spawnFailure: reason.description) }
             return Ending(termination: .exited(127), spawnFailure: nil)
         }
@@ -92,6 +89,8 @@ final class WrappedProcess: @unchecked Sendable {
                 Stream(
                     descriptor: outputPipe[0], kind: .standardOutput, target: STDOUT_FILENO,
                     splitter: LineSplitter(splitsOnCarriageReturn: command.splitsOutputOnCarriageReturn)))
+        }
+        if pipesError {
             streams.append(Stream(descriptor: errorPipe[0], kind: .standardError, target: STDERR_FILENO, splitter: LineSplitter(splitsOnCarriageReturn: false)))
         }
         var carried: Int64 = 0

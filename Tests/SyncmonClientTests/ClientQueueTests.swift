@@ -52,7 +52,7 @@ struct ClientQueueTests {
             .accountChange(.signOut),
             .accountStatus(.noAccount),
             .networkStatus(available: false),
-            .error(phase: .export, error: syncError("quotaExceeded", retryAfter: 90)),
+            .error(phase: .export, error: syncError("quotaExceeded", retryAfter: 90, message: "full")),
             .error(phase: nil, error: syncError("myAppError")),
         ]
         for (index, payload) in expected.enumerated() {

@@ -18,7 +18,8 @@ struct EventLineRendererTests {
         (.didFetchRecordZoneChanges(zone: "Notes", error: nil), .didFetchRecordZoneChanges(error: nil)),
         (
             .didFetchRecordZoneChanges(zone: "Notes", error: EngineError(.networkFailure, message: "lost \"quoted\"\n", retryAfter: .seconds(5))),
-            .didFetchRecordZoneChanges(error: syncError("networkFailure", retryAfter: 5))
+            // The message as the daemon keeps it: the newline around it dropped.
+            .didFetchRecordZoneChanges(error: syncError("networkFailure", retryAfter: 5, message: #"lost "quoted""#))
         ),
         (.didFetchChanges(reason: .manual), .didFetchChanges),
         (.willSendChanges(reason: nil), .willSendChanges),
@@ -37,7 +38,8 @@ struct EventLineRendererTests {
             ),
             .sentRecordZoneChanges(
                 savedRecords: 10, deletedRecords: 2,
-                failures: digest(syncError("quotaExceeded"), syncError("requestRateLimited", retryAfter: 1.5), syncError("myAppError"))
+                failures: digest(
+                    syncError("quotaExceeded", message: "full"), syncError("requestRateLimited", retryAfter: 1.5), syncError("myAppError"))
             )
         ),
         (.didSendChanges(reason: .scheduled), .didSendChanges),

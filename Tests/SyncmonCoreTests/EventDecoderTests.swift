@@ -51,7 +51,7 @@ struct EventDecoderTests {
         Case(#""type":"didFetchRecordZoneChanges","zone":"Notes","error":null"#, .didFetchRecordZoneChanges(error: nil)),
         Case(
             #""type":"didFetchRecordZoneChanges","zone":"Notes","error":{"code":"zoneNotFound","message":"gone"}"#,
-            .didFetchRecordZoneChanges(error: err(.zoneNotFound))),
+            .didFetchRecordZoneChanges(error: SyncError(code: ErrorCode(.zoneNotFound), message: "gone"))),
         Case(
             #""type":"didFetchRecordZoneChanges","zone":"Z","error":{"code":"requestRateLimited","retryAfter":2.5}"#,
             .didFetchRecordZoneChanges(error: SyncError(code: ErrorCode(.requestRateLimited), retryAfter: TimeSpan(microseconds: 2_500_000)))),
@@ -82,7 +82,9 @@ struct EventDecoderTests {
             .sentRecordZoneChanges(
                 savedRecords: 1,
                 deletedRecords: 0,
-                failures: failures(err(.serverRecordChanged), err(.networkFailure, retryAfter: 3), err(.quotaExceeded), err(.unknownItem, retryAfter: 1))
+                failures: failures(
+                    err(.serverRecordChanged), err(.networkFailure, retryAfter: 3), SyncError(code: ErrorCode(.quotaExceeded), message: "full"),
+                    err(.unknownItem, retryAfter: 1))
             )
         ),
         Case(#""type":"didSendChanges""#, .didSendChanges),
@@ -125,12 +127,15 @@ struct EventDecoderTests {
         Case(#""type":"runStarted","heartbeatSeconds":10,"version":"0.1.0""#, .runStarted(heartbeatInterval: span(10))),
         Case(#""type":"runStarted","heartbeatSeconds":null"#, .runStarted(heartbeatInterval: nil)),
         Case(#""type":"runEnded""#, .runEnded),
+        Case(#""type":"forget""#, .forget(allDatabases: true)),
         Case(#""type":"runEnded","heartbeatSeconds":"ignored: not a key of runEnded""#, .runEnded),
         Case(#""type":"heartbeat""#, .heartbeat),
         Case(#""type":"engineStopped""#, .engineStopped),
         Case(#""type":"error","error":{"code":"quotaExceeded"}"#, .error(phase: nil, error: err(.quotaExceeded))),
         Case(#""type":"error","phase":null,"error":{"code":"quotaExceeded"}"#, .error(phase: nil, error: err(.quotaExceeded))),
-        Case(#""type":"error","phase":"setup","error":{"code":"badContainer","message":"x"}"#, .error(phase: .setup, error: err(.badContainer))),
+        Case(
+            #""type":"error","phase":"setup","error":{"code":"badContainer","message":"x"}"#,
+            .error(phase: .setup, error: SyncError(code: ErrorCode(.badContainer), message: "x"))),
         Case(#""type":"error","phase":"import","error":{"code":"networkUnavailable"}"#, .error(phase: .import, error: err(.networkUnavailable))),
         Case(
             #""type":"error","phase":"export","error":{"code":"requestRateLimited","retryAfter":60}"#,
@@ -155,7 +160,7 @@ struct EventDecoderTests {
     func coversEveryType() {
         let covered = Set(Self.cases.map { $0.payload.type })
         #expect(covered == Set(EventType.allCases))
-        #expect(EventType.allCases.count == 21)
+        #expect(EventType.allCases.count == 22)
     }
 
     @Test("each type name on the wire maps to the EventType of the same spelling", arguments: EventType.allCases)

@@ -176,11 +176,11 @@ struct HostNetworkStateTests {
         #expect(restoredJob.hostNetwork == .unknown)
         var restarted = Monitor()
         _ = restarted.setHostNetwork(.available, at: at(1))
-        restarted.restore(PairKey(engine: name("job"), database: .private), restoredJob)
+        restarted.restore(PairKey(engine: name("job"), database: .private), restoredJob, savedAt: at(0), start: at(1))
         #expect(restarted.pairs[PairKey(engine: name("job"), database: .private)]?.network == .available)
         let restoredSpeaker = try JSONDecoder().decode(PairState.self, from: JSONEncoder().encode(speaker))
         _ = restarted.setHostNetwork(.unavailable, at: at(2))
-        restarted.restore(PairKey(engine: name("self"), database: .private), restoredSpeaker)
+        restarted.restore(PairKey(engine: name("self"), database: .private), restoredSpeaker, savedAt: at(0), start: at(2))
         #expect(restarted.pairs[PairKey(engine: name("self"), database: .private)]?.network == .available)
     }
 

@@ -211,7 +211,7 @@ struct MonitorTests {
         monitor.apply(Self.event("a", engineStarted()), at: at(0), connection: 1)
         monitor.connectionClosed(99)
         #expect(monitor.pairs[Self.key("a")]?.isUp(at: at(1)) == true)
-        #expect(monitor.pairs[Self.key("a")]?.connection == 1)
+        #expect(monitor.pairs[Self.key("a")]?.liveness.connection == 1)
     }
 
     @Test("one connection may carry several engines: all tied ones go down together")

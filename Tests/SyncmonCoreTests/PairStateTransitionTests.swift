@@ -78,7 +78,7 @@ enum Check: Sendable, CustomStringConvertible {
         case .activeThrottle(let expected): #expect(state.activeThrottle(at: now) == expected, "\(self)", sourceLocation: sourceLocation)
         case .up(let expected): #expect(state.isUp(at: now) == expected, "\(self)", sourceLocation: sourceLocation)
         case .down(let expected): #expect(state.isDown(at: now) == expected, "\(self)", sourceLocation: sourceLocation)
-        case .stopped(let expected): #expect(state.stopped == expected, "\(self)", sourceLocation: sourceLocation)
+        case .stopped(let expected): #expect((state.liveness == .stopped) == expected, "\(self)", sourceLocation: sourceLocation)
         case .summary(let expected): #expect(evaluation.summary == expected, "\(self)", sourceLocation: sourceLocation)
         case .stalls(let expected): #expect(Array(evaluation.stalls) == expected, "\(self)", sourceLocation: sourceLocation)
         case .runs(let phase, let expected): #expect(state[phase].runs == expected, "\(self)", sourceLocation: sourceLocation)
@@ -873,9 +873,9 @@ struct PairStateLivenessTests {
     @Test("a run's connection closing after runEnded unties nothing: the pair stays up")
     func runEndedThenClosed() {
         let state = pairState(Self.run(connection: 3, from: 0, succeeded: true, endedAt: 30) + [closed(31)])
-        #expect(state.connection == nil)
+        #expect(state.liveness.connection == nil)
         #expect(!state.isDown(at: at(31)))
-        #expect(state.heartbeatInterval == nil)
+        #expect(state.liveness.heartbeat == nil)
     }
 
     @Test("through the monitor: a finished run reports no change later; a killed one reports engine_down at once")
@@ -906,7 +906,7 @@ struct PairStateLivenessTests {
     @Test("a pair that never sent engineStarted is not tied to its connection")
     func untied() {
         let state = pairState([s(0, .willFetchChanges, connection: 7), closed(2)])
-        #expect(state.connection == nil)
+        #expect(state.liveness.connection == nil)
         #expect(state.isUp(at: at(2)))
     }
 }

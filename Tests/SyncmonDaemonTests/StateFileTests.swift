@@ -29,13 +29,14 @@ struct StateFileTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        guard case .loaded(let pairs) = file.load(now: at(11)) else {
+        guard case .loaded(let pairs, let savedAt) = file.load(now: at(11)) else {
             Issue.record("state did not load")
             return
         }
         #expect(Set(pairs.keys) == Set(monitor.pairs.keys))
+        #expect(savedAt == at(10))
         var restored = Monitor()
-        for (key, state) in pairs { restored.restore(key, state) }
+        for (key, state) in pairs { restored.restore(key, state, savedAt: at(10), start: at(10)) }
         for seconds: Int64 in [10, 100, 10_000] {
             #expect(self.status(restored, at: at(seconds)) == self.status(monitor, at: at(seconds)))
         }
@@ -54,7 +55,7 @@ struct StateFileTests {
     func empty() throws {
         let file = StateFile(directory: self.stateDirectory)
         try file.save(Monitor(), now: at(0))
-        guard case .loaded(let pairs) = file.load(now: at(1)) else {
+        guard case .loaded(let pairs, _) = file.load(now: at(1)) else {
             Issue.record("did not load")
             return
         }
@@ -85,7 +86,7 @@ struct StateFileTests {
         // The next load finds nothing, and a save works again.
         #expect({ if case .missing = file.load(now: at(6)) { true } else { false } }())
         try file.save(makeMonitor(realisticSteps), now: at(7))
-        #expect({ if case .loaded(let pairs) = file.load(now: at(8)) { pairs.count == 2 } else { false } }())
+        #expect({ if case .loaded(let pairs, _) = file.load(now: at(8)) { pairs.count == 2 } else { false } }())
     }
 
     @Test("a failed save leaves the good file in place")
@@ -101,12 +102,12 @@ struct StateFileTests {
         #expect(throws: (any Error).self) { try file.save(changed, now: at(20)) }
         // …and the good file is untouched and still loads.
         #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
-        #expect({ if case .loaded(let pairs) = file.load(now: at(21)) { pairs.count == 2 } else { false } }())
+        #expect({ if case .loaded(let pairs, _) = file.load(now: at(21)) { pairs.count == 2 } else { false } }())
         try FileManager.default.removeItem(atPath: file.path + ".tmp")
 
         // Once the obstacle is gone, saving works again.
         try file.save(changed, now: at(22))
-        #expect({ if case .loaded(let pairs) = file.load(now: at(23)) { pairs.count == 3 } else { false } }())
+        #expect({ if case .loaded(let pairs, _) = file.load(now: at(23)) { pairs.count == 3 } else { false } }())
     }
 
     @Test("a stale temporary file from a crash is never read, and the next save replaces it")
@@ -115,9 +116,54 @@ struct StateFileTests {
         try file.save(makeMonitor(realisticSteps), now: at(10))
         // A crash between write and rename leaves a half-written .tmp behind.
         try Data("{\"version\":1,\"savedAt\":0,\"pai".utf8).write(to: URL(fileURLWithPath: file.path + ".tmp"))
-        #expect({ if case .loaded(let pairs) = file.load(now: at(11)) { pairs.count == 2 } else { false } }())
+        #expect({ if case .loaded(let pairs, _) = file.load(now: at(11)) { pairs.count == 2 } else { false } }())
         try file.save(Monitor(), now: at(12))
         #expect(!FileManager.default.fileExists(atPath: file.path + ".tmp"))
-        #expect({ if case .loaded(let pairs) = file.load(now: at(13)) { pairs.isEmpty } else { false } }())
+        #expect({ if case .loaded(let pairs, _) = file.load(now: at(13)) { pairs.isEmpty } else { false } }())
+    }
+}
+
+/// A state file written by v1.1 (Tests/Fixtures/state/v1.1.json, saved by the daemon of that
+/// release: one engine stopped, one whose connection closed, one promising heartbeats every 20 s
+/// on a connection still open, one failing its export): it loads, and its liveness comes from
+/// the verdict each pair last reported.
+@Suite("State file of v1.1")
+struct StateFileVersion1_1Tests {
+    static var fixture: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/state/v1.1.json").path
+    }
+
+    @Test("loads, keeps stopped and down, gives the promise its grace from the start, and raises no stall")
+    func loads() throws {
+        let directory = try TemporaryDirectory(prefix: "smsf")
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.path("state"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: directory.path("state/state.json"))
+        guard case .loaded(let pairs, let savedAt) = StateFile(directory: directory.path("state")).load(now: at(0)) else {
+            Issue.record("the v1.1 state file did not load")
+            return
+        }
+        #expect(pairs.count == 4)
+        let start = savedAt.adding(.seconds(3_600 as Int64))
+        var monitor = Monitor()
+        for (key, state) in pairs { monitor.restore(key, state, savedAt: savedAt, start: start) }
+        func summary(_ engine: String, after seconds: Int64) -> Summary? {
+            monitor.evaluate(PairKey(engine: InlineName(engine)!, database: .private), at: start.adding(.seconds(seconds)))?.summary
+        }
+        #expect(summary("stopper", after: 0) == .stopped)
+        #expect(summary("crashed", after: 0) == .engineDown)
+        #expect(summary("failing", after: 0) == .error)
+        #expect(summary("promiser", after: 59) != .engineDown)
+        #expect(summary("promiser", after: 60) == .engineDown)
+        for seconds in stride(from: Int64(0), through: 3_600, by: 30) {
+            for change in monitor.changes(at: start.adding(.seconds(seconds))) {
+                #expect(change.evaluation.stalls.isEmpty, "\(change.key) at \(seconds) s: \(change.evaluation)")
+            }
+        }
+        // Written again, the file has the v1.2 liveness.
+        try StateFile(directory: directory.path("state")).save(monitor, now: start)
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: directory.path("state/state.json"))), as: UTF8.self)
+        #expect(text.contains(#""liveness":{"state":"stopped"}"#))
     }
 }

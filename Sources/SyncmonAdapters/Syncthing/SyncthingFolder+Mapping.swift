@@ -62,7 +62,7 @@ extension SyncthingFolder {
         guard let state = self.state else { return }
         if state == "error" {
             guard self.setupSucceeded != false else { return }
-            emitter.emitSetup(error: SyncError(code: SyncthingPullError.folderErrorCode), for: &self, at: time)
+            emitter.emitSetup(error: self.folderError, for: &self, at: time)
             self.setupSucceeded = false
             emitter.notice(.folderFailed(folder: self.database, message: SyncthingPullError.trimmed(self.stateError ?? "folder error")))
         } else if self.setupSucceeded != true {
@@ -175,12 +175,17 @@ extension SyncthingFolder {
         self.importFailedInCycle = false
     }
 
+    /// The folder's error (`folderError`) with Syncthing's words for it as the message.
+    private var folderError: SyncError {
+        SyncError(code: SyncthingPullError.folderErrorCode, message: self.stateError.flatMap(ErrorMessage.clean))
+    }
+
     /// A pull ended: the cycle ends, failed when it reported failed items or when the folder
     /// stopped on an error in the middle of it.
     mutating func endPull(folderFailed: Bool, _ emitter: inout SyncthingEmitter, at time: Timestamp) {
         guard self.isRunning, self.importWord == .open else { return }
         if folderFailed {
-            emitter.emit(.error(phase: .import, error: SyncError(code: SyncthingPullError.folderErrorCode)), for: &self, at: time)
+            emitter.emit(.error(phase: .import, error: self.folderError), for: &self, at: time)
         }
         emitter.emit(.didFetchChanges, for: &self, at: time)
         let failed = folderFailed || self.importFailedInCycle

@@ -32,8 +32,11 @@ public enum SyncthingPullError {
         var firstTransient: (error: SyncError, path: String, message: String)? = nil
         for item in errors {
             let message = Self.message(item.error ?? "")
-            let error = Self.classify(message)
-            let entry = (error: error, path: item.path ?? "", message: message)
+            var error = Self.classify(message)
+            let path = item.path ?? ""
+            // The item and Syncthing's words, as the failure's message (docs/syncthing.md).
+            error.message = ErrorMessage.clean(path.isEmpty ? message : "\(path): \(message)")
+            let entry = (error: error, path: path, message: message)
             if error.errorClass == .transient {
                 if firstTransient == nil { firstTransient = entry }
             } else if first == nil {

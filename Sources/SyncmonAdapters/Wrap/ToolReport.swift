@@ -58,7 +58,8 @@ public struct ProgressDelta: Equatable, Sendable {
 /// An error or retry a tool reported, with the code syncmon classes it by.
 public struct ToolProblem: Equatable, Sendable {
     public var code: KnownErrorCode
-    /// The tool's own words, for people (logs); never state or labels.
+    /// The tool's own words, for people: the failure's message (cut and escaped on the way),
+    /// never a label.
     public var message: String?
     /// How long the tool said it waits before retrying, when it said so.
     public var retryAfter: TimeSpan?
@@ -69,6 +70,8 @@ public struct ToolProblem: Equatable, Sendable {
         self.retryAfter = retryAfter
     }
 
-    /// The core error: the code and the retry-after (messages stay on the wire only).
-    public var error: SyncError { SyncError(code: ErrorCode(self.code), retryAfter: self.retryAfter) }
+    /// The core error: the code, the retry-after and the message as the daemon keeps it.
+    public var error: SyncError {
+        SyncError(code: ErrorCode(self.code), retryAfter: self.retryAfter, message: self.message.flatMap(ErrorMessage.clean))
+    }
 }

@@ -95,8 +95,8 @@ private enum FieldKey {
 
 /// The keys of an `Error` or `Failure` object.
 private enum ErrorKey {
-    case code, retryAfter
-    /// `message`, `zone`, `recordName`: strings kept for logs only.
+    case code, retryAfter, message
+    /// `zone`, `recordName`: strings for logs only, validated and skipped.
     case text
 
     init?(_ key: UnsafeRawBufferPointer?) {
@@ -105,9 +105,9 @@ private enum ErrorKey {
             self = .code
         } else if InlineName.bytes(key, equal: "retryAfter") {
             self = .retryAfter
-        } else if InlineName.bytes(key, equal: "message") || InlineName.bytes(key, equal: "zone")
-            || InlineName.bytes(key, equal: "recordName")
-        {
+        } else if InlineName.bytes(key, equal: "message") {
+            self = .message
+        } else if InlineName.bytes(key, equal: "zone") || InlineName.bytes(key, equal: "recordName") {
             self = .text
         } else {
             return nil
@@ -351,10 +351,17 @@ private struct RawFields {
 
     /// An `Error` object, or a `Failure` (the same plus `zone` and `recordName`).
     private static func error(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<SyncError> {
+        try self.error(&scanner, keepingMessage: true)
+    }
+
+    /// An `Error` or `Failure`; its `message` is kept (cut and escaped into an inline buffer,
+    /// one string made at the end) only when `keepingMessage`, else validated and skipped.
+    private static func error(_ scanner: inout JSONScanner, keepingMessage: Bool) throws(MalformedJSON) -> FieldSlot<SyncError> {
         guard scanner.current == UInt8(ascii: "{") else { return try nullOrInvalid(&scanner) }
         scanner.position += 1
         var code: FieldSlot<InlineName> = .absent
         var retryAfter: FieldSlot<Double> = .absent
+        var message: String? = nil
         var valid = true
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
@@ -374,7 +381,11 @@ private struct RawFields {
                     }
                 } else if key == .retryAfter {
                     retryAfter = try double(&scanner)
-                } else if key == .text {
+                } else if key == .message, keepingMessage, scanner.current == UInt8(ascii: "\"") {
+                    var sink = ErrorMessageSink()
+                    try scanner.string(into: &sink)
+                    message = sink.text
+                } else if key == .text || key == .message {
                     if case .invalid = try anyString(&scanner) { valid = false }
                 } else {
                     try scanner.skipValue(depth: 2)
@@ -383,7 +394,7 @@ private struct RawFields {
             try scanner.expect(UInt8(ascii: "}"))
         }
         guard valid, case .value(let name) = code, !name.isEmpty else { return .invalid }
-        var error = SyncError(code: ErrorCode(name: name))
+        var error = SyncError(code: ErrorCode(name: name), message: message)
         switch retryAfter {
         case .absent, .null: break
         case .value(let seconds) where seconds >= 0: error.retryAfter = .seconds(seconds)
@@ -401,7 +412,10 @@ private struct RawFields {
         if !scanner.consume(UInt8(ascii: "]")) {
             repeat {
                 scanner.skipWhitespace()
-                switch try error(&scanner) {
+                // Only the first actionable and the first transient failure are kept: once
+                // both are known, later messages are not worth a string.
+                let keepingMessage = digest.firstActionable == nil || digest.firstTransient == nil
+                switch try error(&scanner, keepingMessage: keepingMessage) {
                 case .value(let failure): digest.add(failure)
                 default: valid = false
                 }
@@ -525,6 +539,9 @@ private struct RawFields {
             return .runStarted(heartbeatInterval: try self.heartbeatInterval())
         case .runEnded:
             return .runEnded
+        case .forget:
+            // Without `database`, every pair of the engine.
+            return .forget(allDatabases: try self.database.optional("database") == nil)
         case .heartbeat:
             return .heartbeat
         case .engineStopped:

@@ -70,6 +70,9 @@ public enum EventPayload: Sendable, Equatable {
     case runStarted(heartbeatInterval: TimeSpan?)
     /// The run is over: the promise and the tie end, and the pair is neither stopped nor down.
     case runEnded
+    /// `syncmon forget`: the pair, or with `allDatabases` every pair of the engine, is removed
+    /// from the state, the status and /metrics (docs/protocol.md#forget). Never reaches a pair.
+    case forget(allDatabases: Bool)
 
     /// The wire name of the type.
     public var type: EventType {
@@ -95,6 +98,7 @@ public enum EventPayload: Sendable, Equatable {
         case .error: .error
         case .runStarted: .runStarted
         case .runEnded: .runEnded
+        case .forget: .forget
         }
     }
 }
@@ -136,6 +140,8 @@ public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConv
     case accountStatus, networkStatus, engineStarted, heartbeat, engineStopped, error
     // Added after version 1.0: an older daemon counts them as `unknown_type` and ignores them.
     case runStarted, runEnded
+    // Added in v1.2: `syncmon forget`.
+    case forget
 
     public var description: String {
         switch self {
@@ -160,6 +166,7 @@ public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConv
         case .error: "error"
         case .runStarted: "runStarted"
         case .runEnded: "runEnded"
+        case .forget: "forget"
         }
     }
 
@@ -170,6 +177,8 @@ public enum EventType: UInt8, CaseIterable, Hashable, Sendable, CustomStringConv
         switch name.count {
         case 5:
             if matches("error") { self = .error } else { return nil }
+        case 6:
+            if matches("forget") { self = .forget } else { return nil }
         case 8:
             if matches("runEnded") { self = .runEnded } else { return nil }
         case 9:

@@ -1,13 +1,18 @@
-/// An error as carried by events (docs/protocol.md#event-types `Error`): only the code and the retry-after are
-/// kept; messages and record names are for logs, never state or labels.
+/// An error as carried by events (docs/protocol.md#event-types `Error`): the code, the
+/// retry-after and the message (cut and escaped, `ErrorMessage`) are kept; record names are
+/// for logs, and nothing but the code is ever a label.
 public struct SyncError: Hashable, Sendable, Codable {
     public var code: ErrorCode
     /// `retryAfter`, when the engine was told to wait.
     public var retryAfter: TimeSpan?
+    /// Why, in the engine's own words: at most `ErrorMessage.maximumBytes`, control characters
+    /// escaped. For status, the table and the journal; never a metric label.
+    public var message: String?
 
-    public init(code: ErrorCode, retryAfter: TimeSpan? = nil) {
+    public init(code: ErrorCode, retryAfter: TimeSpan? = nil, message: String? = nil) {
         self.code = code
         self.retryAfter = retryAfter
+        self.message = message
     }
 
     public var errorClass: ErrorClass { self.code.errorClass }

@@ -42,6 +42,8 @@ public struct Monitor: Sendable {
         /// Its `seq` was not above the pair's last accepted one: dropped silently.
         case duplicate
         case rejected(Rejection)
+        /// A `forget` removed this many pairs (none when the engine or pair was not tracked).
+        case forgotten(Int)
     }
 
     /// Whether `peer` may report for the event's engine: always when the engine has no
@@ -56,6 +58,7 @@ public struct Monitor: Sendable {
     /// Applies an event at `time`; `connection` identifies the push connection that carried it.
     @discardableResult
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
+        if case .forget(let allDatabases) = event.payload { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
         let key = event.pair
         if let index = self.pairs.index(forKey: key) {
             // Mutated in place through the index: reading the state out first would copy it.
@@ -94,16 +97,24 @@ public struct Monitor: Sendable {
     /// A push connection closed: engines tied to it without `engineStopped` are down until
     /// they are heard from again (docs/protocol.md#account-and-network).
     public mutating func connectionClosed(_ connection: UInt64) {
-        for index in self.pairs.indices where self.pairs.values[index].connection == connection {
+        for index in self.pairs.indices where self.pairs.values[index].liveness.connection == connection {
             self.pairs.values[index].connectionClosed()
             self.nextLook = .distantPast
         }
     }
 
-    /// Puts back a pair restored from persisted state, unless the pair is already tracked.
-    public mutating func restore(_ key: PairKey, _ state: PairState) {
+    /// Puts back a pair restored from state saved at `savedAt`, as the daemon starts at
+    /// `start`, unless the pair is already tracked (docs/protocol.md#liveness).
+    ///
+    /// Stopped and down stay so; a heartbeat promise or a tie to the previous run's push
+    /// connection gets its grace from `start`. The daemon could see nothing while it was not
+    /// running, so its start ends a suppression: every stall clock gives the full threshold
+    /// from `start`.
+    public mutating func restore(_ key: PairKey, _ state: PairState, savedAt: Timestamp, start: Timestamp) {
         guard self.pairs[key] == nil, self.pairs.count < self.configuration.maximumPairs else { return }
         var state = state
+        state.liveness = state.liveness.restarted(at: start, savedAt: savedAt, lastEvent: state.lastEvent)
+        state.suppressionEnded = max(state.suppressionEnded ?? start, start)
         // The host view is not persisted: the pair takes the current one, which is not news to it.
         state.hostNetwork = self.hostNetwork
         state.verdictHoldsUntil = .distantPast
@@ -133,6 +144,15 @@ public struct Monitor: Sendable {
     /// Forgets a pair (an operator clearing an engine that is gone for good).
     public mutating func remove(_ key: PairKey) {
         self.pairs[key] = nil
+    }
+
+    /// Forgets `key`, or with `allDatabases` every pair of its engine (`syncmon forget`,
+    /// docs/operations.md#forgetting-an-engine); returns how many pairs were removed. A pair
+    /// forgotten comes back, new, when its engine speaks again.
+    public mutating func forget(_ key: PairKey, allDatabases: Bool) -> Int {
+        let keys = allDatabases ? self.pairs.keys.filter { $0.engine == key.engine } : (self.pairs[key] == nil ? [] : [key])
+        for key in keys { self.remove(key) }
+        return keys.count
     }
 
     /// The verdict on one pair at `now`.
@@ -177,6 +197,7 @@ public struct Monitor: Sendable {
             self.count(rejection)
             return .rejected(rejection)
         }
+        if case .forget(let allDatabases) = event.payload { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
         let key = event.pair
         guard let index = self.pairs.index(forKey: key) else {
             let outcome = self.apply(event, at: time, connection: connection)

@@ -7,15 +7,13 @@ public struct Evaluation: Hashable, Sendable, Codable {
 extension PairState {
     /// The engine is neither stopped nor down (docs/protocol.md#account-and-network, docs/protocol.md#liveness).
     public func isUp(at now: Timestamp) -> Bool {
-        !self.stopped && !self.isDown(at: now)
+        self.liveness != .stopped && !self.isDown(at: now)
     }
 
     /// Down: its push connection closed without `engineStopped`, or 3 × the promised heartbeat
     /// interval passed without any event (inclusive, docs/protocol.md#time).
     public func isDown(at now: Timestamp) -> Bool {
-        if self.disconnected { return true }
-        guard let interval = self.heartbeatInterval else { return false }
-        return now.since(self.lastEvent) >= interval.multiplied(by: 3)
+        self.liveness.isDown(at: now, lastEvent: self.lastEvent)
     }
 
     /// The throttle still runs at `now`.
@@ -30,7 +28,7 @@ extension PairState {
 
     /// Stall detectors are suppressed while the engine could not have made progress.
     func isSuppressed(at now: Timestamp, includingThrottle: Bool = true) -> Bool {
-        self.stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
+        self.liveness == .stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
             || (includingThrottle && self.isThrottled(at: now))
     }
 
@@ -55,7 +53,7 @@ extension PairState {
             if let moment, moment > now, moment < changesBy { changesBy = moment }
         }
         due(self.throttledUntil)
-        if let interval = self.heartbeatInterval, !self.disconnected { due(self.lastEvent.adding(interval.multiplied(by: 3))) }
+        due(self.liveness.downAt(lastEvent: self.lastEvent))
         // Suppressed: nothing fires, and the clocks restart when the suppression ends, which is
         // an event or one of the moments above.
         guard !self.isSuppressed(at: now) else { return stalls }
@@ -126,7 +124,7 @@ extension PairState {
     }
 
     private func summary(at now: Timestamp, stalls: StallSet) -> Summary {
-        if self.stopped { return .stopped }
+        if self.liveness == .stopped { return .stopped }
         if self.isDown(at: now) { return .engineDown }
         if self.network == .unavailable { return .noNetwork }
         if self.account.isKnownUnavailable { return .accountNotAvailable }

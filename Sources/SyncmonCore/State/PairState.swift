@@ -3,7 +3,7 @@
 /// A pure value: events are applied with their time passed in, and the verdict (summary and
 /// stalls) is computed for a given "now" by `evaluate(at:thresholds:)`. Nothing here reads a
 /// clock, so every rule is testable with plain values.
-public struct PairState: Sendable, Codable {
+public struct PairState: Sendable {
     public private(set) var setup = PhaseTracker()
     public private(set) var importPhase = PhaseTracker()
     public private(set) var exportPhase = PhaseTracker()
@@ -24,16 +24,10 @@ public struct PairState: Sendable, Codable {
     /// Until when the engine was told to wait (`retryAfter`); may be in the past.
     public private(set) var throttledUntil: Timestamp? = nil
 
-    /// The promised heartbeat interval, while the engine promises one.
-    public private(set) var heartbeatInterval: TimeSpan? = nil
-    /// `engineStopped` was the latest word.
-    public private(set) var stopped = false
-    /// The push connection that carried `engineStarted` (or `runStarted`) closed without
-    /// `engineStopped` (or `runEnded`).
-    public private(set) var disconnected = false
-    /// The push connection this pair's `engineStarted` or `runStarted` came on, which it is
-    /// tied to.
-    public private(set) var connection: UInt64? = nil
+    /// Whether the engine runs: up (with its heartbeat promise and the push connection its
+    /// `engineStarted` or `runStarted` came on), stopped, down, or restored after a daemon
+    /// restart and waiting to be heard from.
+    public internal(set) var liveness = Liveness.heardFrom
 
     public private(set) var firstEvent: Timestamp
     public private(set) var lastEvent: Timestamp
@@ -47,10 +41,9 @@ public struct PairState: Sendable, Codable {
     var suppressionEnded: Timestamp? = nil
     /// The first transient error after the latest success of any phase (`retry_loop`).
     public private(set) var transientSinceSuccess: Timestamp? = nil
-    /// A `containerEvent` setup was seen: `engineStarted` no longer drives setup.
-    private var containerSetupSeen = false
-    /// Setup was opened by `engineStarted` and waits for an available account or a cycle.
-    private var engineSetupPending = false
+    /// What drives setup: `engineStarted` (waiting for an available account or a cycle to
+    /// complete it, or not), or `containerEvent`s.
+    var setupDriver = SetupDriver.engine
 
     public private(set) var recordsFetched = RecordCounts()
     public private(set) var recordsSent = RecordCounts()
@@ -65,17 +58,6 @@ public struct PairState: Sendable, Codable {
     /// due, heartbeat limit or throttle end. Any event (or a configuration change) resets it,
     /// so the next look evaluates. Not persisted: a restored pair is looked at once.
     var verdictHoldsUntil = Timestamp.distantPast
-
-    /// What is persisted: everything but liveness, which is not (docs/protocol.md#account-and-network): after a restart an
-    /// engine counts as up until its heartbeat rule says otherwise.
-    /// The engine's own network is kept under `network`, as before the host view existed: a
-    /// state file never held anything else there.
-    enum CodingKeys: String, CodingKey {
-        case setup, importPhase = "import", exportPhase = "export", account, engineNetwork = "network"
-        case pendingRecordZoneChanges, pendingDatabaseChanges, pendingSince, throttledUntil, heartbeatInterval
-        case firstEvent, lastEvent, lastSequence, sequenceGaps, suppressionEnded, transientSinceSuccess
-        case containerSetupSeen, engineSetupPending, recordsFetched, recordsSent, accountChanges, errors, reported
-    }
 
     /// A pair first seen at `firstEvent`, while the host's network is `hostNetwork`.
     public init(firstEvent: Timestamp, hostNetwork: NetworkStatus = .unknown) {
@@ -205,8 +187,7 @@ extension PairState {
             self.lastSequence = sequence
         }
         // Any event means the engine is heard from again (docs/protocol.md#account-and-network, docs/protocol.md#liveness).
-        self.stopped = false
-        self.disconnected = false
+        self.liveness = self.liveness.heard()
         if time > self.lastEvent { self.lastEvent = time }
 
         switch event.payload {
@@ -242,15 +223,7 @@ extension PairState {
         case .stateUpdate(let recordZone, let database):
             self.setPending(recordZone: recordZone ?? self.pendingRecordZoneChanges, database: database ?? self.pendingDatabaseChanges, at: time)
         case .accountChange(let change):
-            self.accountChanges[change.rawValue] += 1
-            switch change {
-            case .signOut:
-                self.account = .noAccount
-            case .signIn, .switchAccounts:
-                // CKSyncEngine resets its state and clears pending changes on an account change.
-                self.account = .available
-                self.setPending(recordZone: 0, database: 0, at: time)
-            }
+            self.apply(change, at: time)
         case .containerEvent(let containerEvent):
             self.apply(containerEvent, at: time)
         case .accountStatus(let status):
@@ -259,33 +232,12 @@ extension PairState {
             if status == .available { self.completeEngineSetup(at: time) }
         case .networkStatus(let available):
             self.engineNetwork = available ? .available : .unavailable
-        case .engineStarted(let heartbeatInterval):
-            self.heartbeatInterval = heartbeatInterval
-            self.connection = connection
-            if !self.containerSetupSeen {
-                self.setup.start(at: time)
-                self.engineSetupPending = true
-            }
-        case .heartbeat:
-            break
-        case .engineStopped:
-            self.stopped = true
-            self.heartbeatInterval = nil
-            self.connection = nil
-        case .runStarted(let heartbeatInterval):
-            // A batch job's run: the promise and the tie of `engineStarted`, but no setup. A job
-            // has none, and a setup that succeeded would raise `not_syncing` on an export-only job.
-            self.heartbeatInterval = heartbeatInterval
-            self.connection = connection
-        case .runEnded:
-            // Between runs the job shows the outcome of its phases: no promise to keep, and its
-            // connection closing is not a crash. Unlike `engineStopped`, not `stopped`.
-            self.heartbeatInterval = nil
-            self.connection = nil
+        case .engineStarted, .heartbeat, .engineStopped, .runStarted, .runEnded, .forget:
+            self.applyLifecycle(event.payload, at: time, connection: connection)
         case .error(let phase, let error):
             self.count(error, phase: phase, at: time)
             if phase == .setup, error.errorClass == .actionable {
-                self.engineSetupPending = false
+                if self.setupDriver == .engineAwaitingCompletion { self.setupDriver = .engine }
                 self.setup.fail(at: time, error: error)
             } else if let phase, phase != .setup {
                 // Counts toward the phase's open cycle, if it has one (docs/protocol.md#what-each-event-does). Setup has no
@@ -300,11 +252,46 @@ extension PairState {
         }
     }
 
-    private mutating func apply(_ event: ContainerEvent, at time: Timestamp) {
-        if event.kind == .setup {
-            self.containerSetupSeen = true
-            self.engineSetupPending = false
+    private mutating func apply(_ change: AccountChangeType, at time: Timestamp) {
+        self.accountChanges[change.rawValue] += 1
+        switch change {
+        case .signOut:
+            self.account = .noAccount
+        case .signIn, .switchAccounts:
+            // CKSyncEngine resets its state and clears pending changes on an account change.
+            self.account = .available
+            self.setPending(recordZone: 0, database: 0, at: time)
         }
+    }
+
+    /// The events that say whether the engine runs (docs/protocol.md#liveness).
+    private mutating func applyLifecycle(_ payload: EventPayload, at time: Timestamp, connection: UInt64?) {
+        switch payload {
+        case .engineStarted(let heartbeatInterval):
+            self.liveness = .up(heartbeat: heartbeatInterval, connection: connection)
+            if self.setupDriver != .container {
+                self.setup.start(at: time)
+                self.setupDriver = .engineAwaitingCompletion
+            }
+        case .engineStopped:
+            self.liveness = .stopped
+        case .runStarted(let heartbeatInterval):
+            // A batch job's run: the promise and the tie of `engineStarted`, but no setup. A job
+            // has none, and a setup that succeeded would raise `not_syncing` on an export-only job.
+            self.liveness = .up(heartbeat: heartbeatInterval, connection: connection)
+        case .runEnded:
+            // Between runs the job shows the outcome of its phases: no promise to keep, and its
+            // connection closing is not a crash. Unlike `engineStopped`, not `stopped`.
+            self.liveness = .heardFrom
+        default:
+            // `heartbeat` only says the engine is heard from; `forget` never reaches a pair
+            // (`Monitor.forget` removes it).
+            break
+        }
+    }
+
+    private mutating func apply(_ event: ContainerEvent, at time: Timestamp) {
+        if event.kind == .setup { self.setupDriver = .container }
         guard let ended = event.ended else {
             self.withPhase(event.kind) { $0.start(at: event.started, containerIdentifier: event.identifier) }
             return
@@ -318,7 +305,7 @@ extension PairState {
             // A failure without an error is reported as `unknown`; a conflict code is actionable here (docs/protocol.md#containerevent).
             let code = event.error?.code ?? ErrorCode(.unknown)
             if event.error == nil { self.countError(code: code, phase: event.kind) }
-            phaseError = PhaseError(code: code, errorClass: code.errorClass == .transient ? .transient : .actionable)
+            phaseError = PhaseError(code: code, errorClass: code.errorClass == .transient ? .transient : .actionable, message: event.error?.message)
         }
         let outcome = self.withPhase(event.kind) {
             $0.end(containerIdentifier: event.identifier, started: event.started, ended: ended, error: phaseError)
@@ -339,8 +326,8 @@ extension PairState {
     }
 
     private mutating func completeEngineSetup(at time: Timestamp) {
-        guard self.engineSetupPending else { return }
-        self.engineSetupPending = false
+        guard self.setupDriver == .engineAwaitingCompletion else { return }
+        self.setupDriver = .engine
         let outcome = self.setup.end(at: time)
         if outcome == .succeeded { self.transientSinceSuccess = nil }
     }
@@ -409,9 +396,87 @@ extension PairState {
 
     /// The push connection this pair is tied to closed without `engineStopped`.
     public mutating func connectionClosed() {
-        guard self.connection != nil else { return }
+        guard self.liveness.connection != nil else { return }
         self.verdictHoldsUntil = .distantPast
-        self.connection = nil
-        if !self.stopped { self.disconnected = true }
+        self.liveness = self.liveness.connectionClosed()
+    }
+}
+
+// MARK: - Persistence
+
+extension PairState: Codable {
+    /// The keys of a state file's pair. `heartbeatInterval`, `containerSetupSeen` and
+    /// `engineSetupPending` are the v1.1 form of the promise and the setup driver, still
+    /// written so that a daemon of the release before can load the file after a downgrade;
+    /// `liveness` is new in v1.2 (docs/operations.md#persisted-state). The engine's own network
+    /// is kept under `network`, as before the host view existed.
+    enum CodingKeys: String, CodingKey {
+        case setup, importPhase = "import", exportPhase = "export", account, engineNetwork = "network"
+        case pendingRecordZoneChanges, pendingDatabaseChanges, pendingSince, throttledUntil, heartbeatInterval, liveness
+        case firstEvent, lastEvent, lastSequence, sequenceGaps, suppressionEnded, transientSinceSuccess
+        case containerSetupSeen, engineSetupPending, recordsFetched, recordsSent, accountChanges, errors, reported
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.firstEvent = try container.decode(Timestamp.self, forKey: .firstEvent)
+        self.lastEvent = try container.decode(Timestamp.self, forKey: .lastEvent)
+        self.setup = try container.decode(PhaseTracker.self, forKey: .setup)
+        self.importPhase = try container.decode(PhaseTracker.self, forKey: .importPhase)
+        self.exportPhase = try container.decode(PhaseTracker.self, forKey: .exportPhase)
+        self.account = try container.decode(AccountStatus.self, forKey: .account)
+        self.engineNetwork = try container.decode(NetworkStatus.self, forKey: .engineNetwork)
+        self.pendingRecordZoneChanges = try container.decode(Int64.self, forKey: .pendingRecordZoneChanges)
+        self.pendingDatabaseChanges = try container.decode(Int64.self, forKey: .pendingDatabaseChanges)
+        self.pendingSince = try container.decodeIfPresent(Timestamp.self, forKey: .pendingSince)
+        self.throttledUntil = try container.decodeIfPresent(Timestamp.self, forKey: .throttledUntil)
+        self.lastSequence = try container.decodeIfPresent(Int64.self, forKey: .lastSequence)
+        self.sequenceGaps = try container.decode(UInt64.self, forKey: .sequenceGaps)
+        self.suppressionEnded = try container.decodeIfPresent(Timestamp.self, forKey: .suppressionEnded)
+        self.transientSinceSuccess = try container.decodeIfPresent(Timestamp.self, forKey: .transientSinceSuccess)
+        self.recordsFetched = try container.decode(RecordCounts.self, forKey: .recordsFetched)
+        self.recordsSent = try container.decode(RecordCounts.self, forKey: .recordsSent)
+        self.accountChanges = try container.decode([UInt64].self, forKey: .accountChanges)
+        self.errors = try container.decode([ErrorCounterKey: UInt64].self, forKey: .errors)
+        self.reported = try container.decodeIfPresent(Evaluation.self, forKey: .reported)
+        if try container.decode(Bool.self, forKey: .containerSetupSeen) {
+            self.setupDriver = .container
+        } else if try container.decode(Bool.self, forKey: .engineSetupPending) {
+            self.setupDriver = .engineAwaitingCompletion
+        }
+        let heartbeat = try container.decodeIfPresent(TimeSpan.self, forKey: .heartbeatInterval)
+        if let saved = try container.decodeIfPresent(PersistedLiveness.self, forKey: .liveness) {
+            self.liveness = saved.liveness(heartbeat: heartbeat, lastEvent: self.lastEvent)
+        } else {
+            self.liveness = PersistedLiveness.fromVersion1_1(heartbeat: heartbeat, reported: self.reported?.summary)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.firstEvent, forKey: .firstEvent)
+        try container.encode(self.lastEvent, forKey: .lastEvent)
+        try container.encode(self.setup, forKey: .setup)
+        try container.encode(self.importPhase, forKey: .importPhase)
+        try container.encode(self.exportPhase, forKey: .exportPhase)
+        try container.encode(self.account, forKey: .account)
+        try container.encode(self.engineNetwork, forKey: .engineNetwork)
+        try container.encode(self.pendingRecordZoneChanges, forKey: .pendingRecordZoneChanges)
+        try container.encode(self.pendingDatabaseChanges, forKey: .pendingDatabaseChanges)
+        try container.encodeIfPresent(self.pendingSince, forKey: .pendingSince)
+        try container.encodeIfPresent(self.throttledUntil, forKey: .throttledUntil)
+        try container.encodeIfPresent(self.lastSequence, forKey: .lastSequence)
+        try container.encode(self.sequenceGaps, forKey: .sequenceGaps)
+        try container.encodeIfPresent(self.suppressionEnded, forKey: .suppressionEnded)
+        try container.encodeIfPresent(self.transientSinceSuccess, forKey: .transientSinceSuccess)
+        try container.encode(self.recordsFetched, forKey: .recordsFetched)
+        try container.encode(self.recordsSent, forKey: .recordsSent)
+        try container.encode(self.accountChanges, forKey: .accountChanges)
+        try container.encode(self.errors, forKey: .errors)
+        try container.encodeIfPresent(self.reported, forKey: .reported)
+        try container.encode(self.setupDriver == .container, forKey: .containerSetupSeen)
+        try container.encode(self.setupDriver == .engineAwaitingCompletion, forKey: .engineSetupPending)
+        try container.encodeIfPresent(self.liveness.heartbeat, forKey: .heartbeatInterval)
+        try container.encode(PersistedLiveness(self.liveness), forKey: .liveness)
     }
 }

@@ -48,9 +48,14 @@ public struct PhaseError: Equatable, Sendable, Codable {
     /// that fails a `containerEvent` counts as actionable (docs/protocol.md#containerevent), so this is not always the
     /// code's own class.
     public var errorClass: ErrorClass
+    /// The failure's message in the engine's own words (docs/protocol.md#phases): cut to
+    /// `ErrorMessage.maximumBytes` and escaped, `nil` when the engine sent none. Shown in
+    /// status JSON (`failing.error.message`), the table's detail and the journal.
+    public var message: String?
 
-    public init(code: ErrorCode, errorClass: ErrorClass) {
+    public init(code: ErrorCode, errorClass: ErrorClass, message: String? = nil) {
         self.code = code
         self.errorClass = errorClass
+        self.message = message
     }
 }

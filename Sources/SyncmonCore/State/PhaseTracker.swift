@@ -83,9 +83,9 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
         }
         let error: PhaseError?
         if let actionable = self.cycleActionable {
-            error = PhaseError(code: actionable.code, errorClass: .actionable)
+            error = PhaseError(code: actionable.code, errorClass: .actionable, message: actionable.message)
         } else if let transient = self.cycleTransient {
-            error = PhaseError(code: transient.code, errorClass: .transient)
+            error = PhaseError(code: transient.code, errorClass: .transient, message: transient.message)
         } else {
             error = nil
         }
@@ -119,7 +119,7 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
             started = time
             self.lastStart = time
         }
-        _ = self.complete(started: started, ended: time, error: PhaseError(code: error.code, errorClass: .actionable))
+        _ = self.complete(started: started, ended: time, error: PhaseError(code: error.code, errorClass: .actionable, message: error.message))
     }
 
     private mutating func complete(started: Timestamp, ended: Timestamp, error: PhaseError?) -> Outcome {

@@ -21,7 +21,7 @@ extension StatusRow: Codable {
     }
 
     enum ErrorKeys: String, CodingKey {
-        case code, `class`
+        case code, `class`, message
     }
 
     private static func phaseKey(_ phase: Phase) -> CodingKeys {
@@ -77,6 +77,8 @@ extension StatusRow: Codable {
         var container = container
         try container.encode(error.code.description, forKey: .code)
         try container.encode(error.errorClass.description, forKey: .class)
+        // The engine's own words (docs/protocol.md#phases); absent when it sent none.
+        try container.encodeIfPresent(error.message, forKey: .message)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -136,6 +138,6 @@ extension StatusRow: Codable {
         }
         let code = ErrorCode(name: name)
         let errorClass = try container.contains(.class) ? container.decodeName(ErrorClass.self, forKey: .class) : code.errorClass
-        return PhaseError(code: code, errorClass: errorClass)
+        return PhaseError(code: code, errorClass: errorClass, message: try container.decodeIfPresent(String.self, forKey: .message))
     }
 }

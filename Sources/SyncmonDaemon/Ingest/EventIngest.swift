@@ -95,6 +95,7 @@ final class EventIngest {
         let outcome = self.store.apply(self.batch, transport: self.transport, connection: self.connection, peer: self.peer, now: now)
         self.batch.removeAll()
         self.reporter.report(outcome.changes)
+        for forgotten in outcome.forgotten { self.reporter.reportForgotten(forgotten.key, allDatabases: forgotten.allDatabases, count: forgotten.count) }
         // Forbidden lines get their own entry below, naming the peer and the engine.
         let rejections = outcome.forbiddenEngines.isEmpty ? outcome.rejections : outcome.rejections.filter { $0.reason != .forbidden }
         self.reporter.report(rejections: rejections, transport: self.transport, now: now)

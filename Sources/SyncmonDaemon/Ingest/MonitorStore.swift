@@ -52,6 +52,9 @@ public final class MonitorStore: Sendable {
         public var engineLimitRejections = 0
         /// Engines whose events the peer was not allowed to send, for the log line.
         public var forbiddenEngines: [InlineName] = []
+        /// What each `forget` removed: the pair it named (every database of the engine when
+        /// `allDatabases`) and how many pairs went.
+        public var forgotten: [(key: PairKey, allDatabases: Bool, count: Int)] = []
     }
 
     /// Applies a decoded batch received at `now` over `transport` (on push connection `connection`).
@@ -82,6 +85,9 @@ public final class MonitorStore: Sendable {
                     applied = true
                 case .duplicate:
                     break
+                case .forgotten(let count):
+                    if case .forget(let allDatabases) = event.payload { outcome.forgotten.append((event.pair, allDatabases, count)) }
+                    if count > 0 { applied = true }
                 case .rejected(let rejection):
                     outcome.rejections.append(rejection)
                     if rejection.reason == .forbidden {
@@ -183,10 +189,10 @@ public final class MonitorStore: Sendable {
         }
     }
 
-    /// Puts persisted pairs back at start-up.
-    public func restore(_ pairs: [PairKey: PairState]) {
+    /// Puts persisted pairs, saved at `savedAt`, back as the daemon starts at `start`.
+    public func restore(_ pairs: [PairKey: PairState], savedAt: Timestamp, start: Timestamp) {
         self.state.withLock { state in
-            for (key, pair) in pairs { state.monitor.restore(key, pair) }
+            for (key, pair) in pairs { state.monitor.restore(key, pair, savedAt: savedAt, start: start) }
         }
         self.signalIfEarlierLook()
     }

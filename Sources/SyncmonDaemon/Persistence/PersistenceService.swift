@@ -26,13 +26,14 @@ public struct PersistenceService: Service {
         self.health = health
     }
 
-    /// Restores persisted pairs into the store (before any listener starts).
-    public func restore() {
-        switch self.file.load(now: WallClock.now()) {
+    /// Restores persisted pairs into the store (before any listener starts), as the daemon
+    /// starts at `start`.
+    public func restore(start: Timestamp = WallClock.now()) {
+        switch self.file.load(now: start) {
         case .missing:
             self.logger.info("no saved state yet", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)"])
-        case .loaded(let pairs):
-            self.store.restore(pairs)
+        case .loaded(let pairs, let savedAt):
+            self.store.restore(pairs, savedAt: savedAt, start: start)
             self.logger.info("restored saved state", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)", "syncmon.pairs": "\(pairs.count)"])
         case .corrupt(let aside, let reason):
             self.logger.error(

@@ -15,7 +15,9 @@ public struct StateFile: Sendable {
         self.directory = directory
     }
 
-    /// The on-disk document; `version` lets later releases migrate.
+    /// The on-disk document; `version` lets later releases migrate. v1.2 added each pair's
+    /// `liveness` without changing the version: v1.1 files load (their pairs' liveness comes
+    /// from the verdict they last reported), and v1.1 daemons ignore the new key.
     struct Document: Codable {
         var version: Int
         var savedAt: Timestamp
@@ -31,7 +33,9 @@ public struct StateFile: Sendable {
     /// What loading found.
     public enum LoadResult {
         case missing
-        case loaded([PairKey: PairState])
+        /// The pairs, and when the daemon that wrote them saved them: liveness is judged at
+        /// that moment (`Monitor.restore(_:_:savedAt:start:)`).
+        case loaded([PairKey: PairState], savedAt: Timestamp)
         /// The file was unreadable and has been moved to `setAsidePath`.
         case corrupt(setAsidePath: String, reason: String)
     }
@@ -45,7 +49,7 @@ public struct StateFile: Sendable {
             guard document.version == 1 else { throw DaemonError("unsupported state version \(document.version)") }
             var pairs: [PairKey: PairState] = [:]
             for entry in document.pairs { pairs[PairKey(engine: entry.engine, database: entry.database)] = entry.state }
-            return .loaded(pairs)
+            return .loaded(pairs, savedAt: document.savedAt)
         } catch {
             let aside = self.path + ".corrupt-\(now.microseconds / 1_000_000)"
             rename(self.path, aside)

@@ -78,6 +78,7 @@ public final class EventReporter: Sendable {
         if let failed = change.failedPhase {
             metadata[SyncmonMetadataKey.phase] = "\(failed.phase)"
             metadata[SyncmonMetadataKey.errorCode] = "\(failed.error.code)"
+            if let message = failed.error.message { metadata[SyncmonMetadataKey.errorMessage] = "\(message)" }
         }
         let pair = "\(change.key.engine)/\(change.key.database)"
         switch change.kind {
@@ -102,6 +103,18 @@ public final class EventReporter: Sendable {
             metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
             self.logger.log(level: StateChangeLogLevel.stallCleared, "\(pair): stall cleared (\(reason))", metadata: metadata)
         }
+    }
+
+    /// Logs what a `syncmon forget` removed (docs/operations.md#forgetting-an-engine).
+    public func reportForgotten(_ key: PairKey, allDatabases: Bool, count: Int) {
+        var metadata: Logger.Metadata = [SyncmonMetadataKey.engine: "\(key.engine)"]
+        if !allDatabases { metadata[SyncmonMetadataKey.database] = "\(key.database)" }
+        let named = allDatabases ? "engine \(key.engine)" : "\(key.engine)/\(key.database)"
+        guard count > 0 else {
+            self.logger.info("forget \(named): not tracked, nothing to forget", metadata: metadata)
+            return
+        }
+        self.logger.notice("forgot \(named) (\(count) pair\(count == 1 ? "" : "s")): it comes back if it speaks again", metadata: metadata)
     }
 
     /// Logs events a peer was not allowed to send, naming the peer and the engine; rate-limited

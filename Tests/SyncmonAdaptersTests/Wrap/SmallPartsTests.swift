@@ -136,7 +136,9 @@ struct SmallPartsTests {
         #expect(progress.payload(for: .export) == .sentRecordZoneChanges(savedRecords: 2, deletedRecords: 1, failures: FailureDigest()))
         #expect(progress.payload(for: .import) == .fetchedRecordZoneChanges(modifications: 2, deletions: 1))
         let problem = ToolReport.problem(ToolProblem(.backendRetry, message: "Save(…) returned error, retrying after 1s"))
-        #expect(problem.payload(for: .export) == .error(phase: .export, error: SyncError(code: ErrorCode(.backendRetry))))
+        #expect(
+            problem.payload(for: .export)
+                == .error(phase: .export, error: SyncError(code: ErrorCode(.backendRetry), message: "Save(…) returned error, retrying after 1s")))
         #expect(ProgressDelta(bytes: 1).isProgress && !ProgressDelta().isProgress)
     }
 }

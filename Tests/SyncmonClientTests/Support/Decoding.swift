@@ -29,6 +29,6 @@ func digest(_ errors: SyncError...) -> FailureDigest {
 }
 
 /// A `SyncError` for a wire code.
-func syncError(_ code: String, retryAfter seconds: Double? = nil) -> SyncError {
-    SyncError(code: ErrorCode(name: InlineName(code)!), retryAfter: seconds.map { TimeSpan.seconds($0) })
+func syncError(_ code: String, retryAfter seconds: Double? = nil, message: String? = nil) -> SyncError {
+    SyncError(code: ErrorCode(name: InlineName(code)!), retryAfter: seconds.map { TimeSpan.seconds($0) }, message: message)
 }
