@@ -25,7 +25,7 @@ public enum StatusDetail {
     /// has some 30 to 45 columns, and the message (the why) matters more than filler words.
     public static func describe(_ failure: OutstandingFailure, of phase: Phase, now: Timestamp) -> String {
         let text = "\(phase): \(failure.error.code) since \(StatusTable.clock(failure.since, now: now))"
-        guard let message = failure.error.shownMessage, !message.isEmpty else { return text }
+        guard let message = failure.error.message, !message.isEmpty else { return text }
         return text + " — " + message
     }
 
@@ -102,11 +102,4 @@ public enum StatusDetail {
     static func pending(of row: StatusRow) -> Int64 {
         row.pendingRecordZoneChanges.addingReportingOverflow(row.pendingDatabaseChanges).partialValue
     }
-}
-
-extension PhaseError {
-    /// The failure's own words (`rsync: change_dir "/srv/photos" failed: …`) for the table's
-    /// detail. The `liveness` branch keeps them as `message` (§2.1 v1.2); until it is merged a
-    /// failure has none, and this is the one line that changes then (`self.message`).
-    var shownMessage: String? { nil }
 }
