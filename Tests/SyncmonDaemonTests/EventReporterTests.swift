@@ -34,7 +34,7 @@ struct EventReporterTests {
             entries.map(\.message) == [
                 "notes/private: sync not_started",
                 "notes/private: stalled (not_syncing)",
-                "notes/private: sync stalled (was not_started)",
+                "notes/private: sync stalled (not_syncing; was not_started)",
                 "notes/private: stall cleared (not_syncing)",
                 "notes/private: sync in_progress (was stalled)",
             ])
@@ -84,7 +84,7 @@ struct EventReporterTests {
         #expect(
             entries.map(\.message) == [
                 "photos/shared: sync in_progress",
-                "photos/shared: sync error (was in_progress)",
+                "photos/shared: sync error (export quotaExceeded; was in_progress)",
                 "photos/shared: sync succeeded (was error)",
             ])
         #expect(entries.map(\.level) == [.info, .error, .notice])

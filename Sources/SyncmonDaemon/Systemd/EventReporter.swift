@@ -92,8 +92,7 @@ public final class EventReporter: Sendable {
                 change.isHealthChange
                 ? StateChangeLogLevel.summaryChanged(to: change.evaluation.summary.description, from: previous?.description)
                 : .debug
-            let was = previous.map { " (was \($0))" } ?? ""
-            self.logger.log(level: level, "\(pair): sync \(change.evaluation.summary)\(was)", metadata: metadata)
+            self.logger.log(level: level, "\(pair): sync \(change.evaluation.summary)\(Self.why(change, previous: previous))", metadata: metadata)
         case .stallRaised(let reason):
             metadata[SyncmonMetadataKey.messageID] = MessageID.stallRaised.metadataValue
             metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
@@ -103,6 +102,26 @@ public final class EventReporter: Sendable {
             metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
             self.logger.log(level: StateChangeLogLevel.stallCleared, "\(pair): stall cleared (\(reason))", metadata: metadata)
         }
+    }
+
+    /// What a summary change's line says after the summary, so that it reads whole on a terminal
+    /// without its fields: the stall reasons of `stalled`, the failing phase, code and the
+    /// failure's own words of `error` and `retrying`, then the summary before.
+    /// `(no_progress; was in_progress)`, `(export partialTransfer: rsync: change_dir …; was in_progress)`.
+    static func why(_ change: StatusChange, previous: Summary?) -> String {
+        var parts: [String] = []
+        switch change.evaluation.summary {
+        case .stalled:
+            parts.append(change.evaluation.stalls.map(\.description).joined(separator: ","))
+        case .error, .retrying:
+            if let failed = change.failedPhase {
+                parts.append("\(failed.phase) \(failed.error.code)" + (failed.error.message.map { ": \($0)" } ?? ""))
+            }
+        default:
+            break
+        }
+        if let previous { parts.append("was \(previous)") }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
     }
 
     /// Logs what a `syncmon forget` removed (docs/operations.md#forgetting-an-engine).
