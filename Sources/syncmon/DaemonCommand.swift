@@ -80,6 +80,9 @@ struct DaemonCommand: AsyncParsableCommand {
     )
     var webConfigFile: String?
 
+    @Option(name: .customLong("canary"), help: "A canary proving files cross, ENGINE/DATABASE=PATH with PATH the synced folder (repeatable; docs/canary.md).")
+    var canary: [String] = []
+
     @OptionGroup(title: "Stall thresholds")
     var stallThresholds: StallThresholdOptions
 
@@ -143,6 +146,15 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         if let webConfigFile = self.webConfigFile { configuration.webConfigFile = webConfigFile }
         configuration.thresholds = self.stallThresholds.applied(to: configuration.thresholds)
+        do throws(CanarySettingError) {
+            for text in self.canary {
+                let flag = try CanarySetting.parseFlag(text)
+                configuration.canaries[flag.pair, default: CanarySetting()].path = flag.path
+            }
+            _ = try CanarySetting.resolve(configuration.canaries)
+        } catch {
+            throw ValidationError(error.description)
+        }
         guard LogTarget(rawValue: configuration.logTarget) != nil else {
             throw ValidationError("--log-target must be auto, journald or stderr, not \(configuration.logTarget)")
         }

@@ -11,7 +11,7 @@ public enum StatusTable {
                 row.key.engine.description,
                 row.key.database.description,
                 (colors ? self.symbol(row.summary) + " " : "") + row.summary.description,
-                row.stalls.isEmpty ? "-" : row.stalls.map(\.description).joined(separator: ","),
+                row.stalls.isEmpty ? "-" : row.stalls.map(row.describe).joined(separator: ","),
                 self.describe(row.setup, failing: row.failing(.setup), now: now),
                 self.describe(row.importPhase, failing: row.failing(.import), now: now),
                 self.describe(row.exportPhase, failing: row.failing(.export), now: now),

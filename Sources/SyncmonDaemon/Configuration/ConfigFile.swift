@@ -31,6 +31,8 @@ public enum ConfigFile {
         var engine: String? = nil
         /// The `[source NAME]` section the lines belong to, if any.
         var source: String? = nil
+        /// The `[canary ENGINE/DATABASE]` section the lines belong to, if any (docs/canary.md).
+        var canary: String? = nil
         var listen: [String] = []
         var subscribe: [String] = []
         // "\r\n" is a single Character in Swift: split on it too, or a CRLF file would be one line.
@@ -42,10 +44,17 @@ public enum ConfigFile {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw ParseError(line: number, message: "unterminated section header") }
                 let words = line.dropFirst().dropLast().split(separator: " ", omittingEmptySubsequences: true)
-                guard words.count == 2, words[0] == "engine" || words[0] == "source" else {
-                    throw ParseError(line: number, message: "sections are written [engine NAME] or [source NAME]")
+                guard words.count == 2, words[0] == "engine" || words[0] == "source" || words[0] == "canary" else {
+                    throw ParseError(line: number, message: "sections are written [engine NAME], [source NAME] or [canary ENGINE/DATABASE]")
                 }
                 let name = String(words[1])
+                canary = nil
+                if words[0] == "canary" {
+                    guard CanarySetting.pairKey(name) != nil else { throw ParseError(line: number, message: "canary \(name): not ENGINE/DATABASE") }
+                    (engine, source, canary) = (nil, nil, name)
+                    configuration.canaries[name] = configuration.canaries[name] ?? CanarySetting()
+                    continue
+                }
                 if words[0] == "source" {
                     guard SourceSpec.isValidName(name) else { throw ParseError(line: number, message: "invalid source name \(name)") }
                     (engine, source) = (nil, name)
@@ -62,6 +71,14 @@ public enum ConfigFile {
             var value = line[line.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
 
+            if let canary {
+                do throws(CanarySettingError) {
+                    try configuration.canaries[canary, default: CanarySetting()].set(key, value)
+                } catch {
+                    throw ParseError(line: number, message: error.description)
+                }
+                continue
+            }
             if let source {
                 switch key {
                 case "api-key-file":
@@ -72,7 +89,7 @@ public enum ConfigFile {
                 }
                 continue
             }
-            if let reason = StallReason.allCases.first(where: { Self.flag(for: $0) == key }) {
+            if let reason = StallReason.thresholdReasons.first(where: { Self.flag(for: $0) == key }) {
                 guard let span = DurationParser.parse(value) else {
                     throw ParseError(line: number, message: "\(key): not a duration: \(value)")
                 }
