@@ -107,9 +107,10 @@ struct CanaryDaemonTests {
         try FileManager.default.removeItem(atPath: folder)
         let failing = await daemon.waitForStatus { rows in (Self.canary(rows)?["error"] as? String)?.contains(folder) == true }
         #expect(failing.met, "no error naming \(folder): \(failing.rows)")
-        #expect(await Polling.until(timeout: .seconds(5)) {
-            (try? daemon.metrics().samples("syncmon_canary_errors_total", ["reason": "write"]).first?.number ?? 0) ?? 0 >= 1
-        })
+        #expect(
+            await Polling.until(timeout: .seconds(5)) {
+                (try? daemon.metrics().samples("syncmon_canary_errors_total", ["reason": "write"]).first?.number ?? 0) ?? 0 >= 1
+            })
         #expect(await Polling.until(timeout: .seconds(5)) { daemon.standardError.contains("canary write error") })
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let back = await daemon.waitForStatus { rows in Self.canary(rows)?["error"] is NSNull }
