@@ -56,6 +56,7 @@ public struct ReloadService: Service {
             if configuration.eventsSocket != self.running.eventsSocket { needsRestart.append("events-socket") }
             if configuration.stateDirectory != self.running.stateDirectory { needsRestart.append("state-dir") }
             if configuration.subscribe != self.running.subscribe { needsRestart.append("subscribe") }
+            if configuration.canaries != self.running.canaries { needsRestart.append("canary") }
             if configuration.logTarget != self.running.logTarget { needsRestart.append("log-target") }
             if configuration.logLevel != self.running.logLevel { needsRestart.append("log-level") }
             if configuration.maximumConnections != self.running.maximumConnections { needsRestart.append("max-connections") }
