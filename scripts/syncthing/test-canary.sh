@@ -12,7 +12,7 @@
 #   5. a one-way sync          rsync in a loop src → dst, canaries `mode = send` / `mode = receive`:
 #                              dst succeeded while files cross (a pair watched by its canary
 #                              alone), canary_late once the loop stops
-#   6. hostile peer files      too large, not JSON, v 2, a bad name, a directory, 40 stale peers,
+#   6. hostile peer files      too large, not JSON, v 2, a bad name, a directory, 2,000 stale peers,
 #                              a symbolic link to a valid canary: counted, the link never followed
 #   scripts/syncthing/test-canary.sh [SYNCMON_BINARY]
 # Needs syncthing, rsync, jq and curl (scripts/install-deps.sh --test). Prints "N passed, M
@@ -180,7 +180,10 @@ if "$binary" status --help 2>&1 | grep -q -- '--wait'; then
     "$binary" status --url "http://127.0.0.1:$port" --engine a --wait --timeout 30s >/dev/null && "$binary" status --url "http://127.0.0.1:$port" --engine b --wait --timeout 30s >/dev/null \
         && ok "status --wait exits 0 in sync" || bad "status --wait"
 else
-    check "in sync (succeeded, nothing late; this build has no status --wait)" 30 eval 'row a shared ".summary == \"succeeded\"" && row b shared ".summary == \"succeeded\""'
+    # What status --wait waits for (a build without it: the present branch adds it). With a
+    # canary every 2 s Syncthing is seldom idle on both sides at once: each pair on its own.
+    check "a/shared in sync (succeeded, nothing late; this build has no status --wait)" 30 row a shared '.summary == "succeeded" and (.stalled | length) == 0'
+    check "b/shared in sync (succeeded, nothing late)" 30 row b shared '.summary == "succeeded" and (.stalled | length) == 0'
 fi
 
 log "--- 6. hostile peer files"
@@ -192,9 +195,9 @@ echo '{"v":1,"host":"other","seq":1,"written":"2026-11-26T12:00:00Z","seen":{}}'
 mkdir "$H/canary-dir.json"
 echo '{"v":1,"host":"link","seq":1,"written":"2026-11-26T12:00:00Z","seen":{}}' >"$work/outside.json"
 ln -s "$work/outside.json" "$H/canary-link.json"
-for i in $(seq 1 40); do echo "{\"v\":1,\"host\":\"stale$i\",\"seq\":1,\"written\":\"2026-11-26T12:00:00Z\",\"seen\":{}}" >"$H/canary-stale$i.json"; done
+for i in $(seq 1 2000); do echo "{\"v\":1,\"host\":\"stale$i\",\"seq\":1,\"written\":\"2026-11-26T12:00:00Z\",\"seen\":{}}" >"$H/canary-stale$i.json"; done
 check "malformed files counted (big, junk, v2, mismatch, dir, link)" 10 eval '[ "$(metric "syncmon_canary_errors_total{engine=\"lab\",database=\"hostile\",reason=\"malformed\"}")" -ge 6 ]'
-check "peers beyond 32 counted peer_limit, 32 followed" 10 eval '[ "$(metric "syncmon_canary_errors_total{engine=\"lab\",database=\"hostile\",reason=\"peer_limit\"}")" -ge 8 ] && [ "$(metric "syncmon_canary_peers{engine=\"lab\",database=\"hostile\"}")" = 32 ]'
+check "peers beyond 32 counted peer_limit, 32 followed" 10 eval '[ "$(metric "syncmon_canary_errors_total{engine=\"lab\",database=\"hostile\",reason=\"peer_limit\"}")" -ge 1968 ] && [ "$(metric "syncmon_canary_peers{engine=\"lab\",database=\"hostile\"}")" = 32 ]'
 row lab hostile '[.canary.peers[].host] | index("link") == null' && ok "the symbolic link was never followed" || bad "the link was followed"
 kill -0 "$daemon_pid" 2>/dev/null && row a shared '.canary != null' && ok "the daemon and the other canaries go on" || bad "the daemon"
 

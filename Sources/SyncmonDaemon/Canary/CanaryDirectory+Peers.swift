@@ -48,8 +48,9 @@ extension CanaryDirectory {
         guard fstat(descriptor, &status) == 0 else { return .unreadable(name: name, reason: Self.errorText(errno)) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .notRegular(name: name) }
         guard Int(status.st_size) <= CanaryFile.maximumSize else { return .tooLarge(name: name, size: Int64(status.st_size)) }
-        // One byte more than allowed: a file that grew since fstat is still told apart.
-        var bytes = [UInt8](repeating: 0, count: CanaryFile.maximumSize + 1)
+        // One byte more than its size: a file that grew past 64 KiB since fstat is still told
+        // apart. Sized by the file, so thousands of small stale files cost little each read.
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var count = 0
         while count < bytes.count {
             let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }

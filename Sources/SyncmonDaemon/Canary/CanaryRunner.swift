@@ -131,7 +131,7 @@ struct CanaryRunner {
             metadata["syncmon.canary_peer"] = "\(peer)"
             metadata["syncmon.canary_rule"] = "\(lateness)"
             logger.warning(
-                "\(self.key): canary peer \(peer) is late: \(lateness) within \(self.canary.configuration.lateAfter.seconds)s (\(self.directory.directory))",
+                "\(self.key): canary peer \(peer) is late: \(lateness) (late-after \(self.canary.configuration.lateAfter.seconds)s, \(self.directory.directory))",
                 metadata: metadata)
         case .recovered(let peer):
             metadata[SyncmonMetadataKey.messageID] = MessageID.canaryRecovered.metadataValue

@@ -4,6 +4,7 @@ import SyncmonExposition
 /// The canary families of docs/metrics.md (SPEC §2.5): per pair with a canary, and per peer
 /// (`peer`, at most 32 per canary).
 extension MetricsRenderer {
+    /// The canary families, defined once, and the `reason` label sets of the error counter.
     enum CanaryFamilies {
         static let roundTrip = MetricFamily.gauge(
             "syncmon_canary_round_trip_seconds",
