@@ -91,7 +91,7 @@ struct CanaryRunner {
             }
             index += 1
         }
-        if self.watch == nil, let inotify { self.watch = inotify.watch(self.directory.directory) }
+        if self.watch == nil, let inotify { self.watch = inotify.watch(self.directory.directory, own: self.canary.configuration.host.fileName) }
         _ = store.canary(self.key, self.canary.status, cycles: cycles, now: now.wall)
     }
 

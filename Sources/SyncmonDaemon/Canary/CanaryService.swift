@@ -29,7 +29,7 @@ public struct CanaryService: Service {
     }
 
     public func run() async throws {
-        let inotify = InotifyWatch(ignoring: Set(self.canaries.map(\.configuration.host.fileName)))
+        let inotify = InotifyWatch()
         if inotify == nil { self.logger.warning("canaries: inotify unavailable; peers are read every interval only") }
         inotify?.start()
         defer { inotify?.stop() }

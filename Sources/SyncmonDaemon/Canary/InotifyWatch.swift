@@ -14,8 +14,9 @@ final class InotifyWatch: Sendable {
     private let descriptor: Int32
     /// A pipe whose write end stops the thread.
     private let stopPipe: (read: Int32, write: Int32)
-    /// Names whose changes wake nobody: this host's own canaries, written every interval.
-    private let ignored: Set<String>
+    /// Per watch, the name whose changes wake nobody: the canary's own file, written every
+    /// interval (another canary of this daemon may read that name as a peer's elsewhere).
+    private let ignored = Locked([Int32: String]())
     /// Watches that saw a change since the last `take()`, and watches that went away (their
     /// directory removed or unmounted) and must be added again.
     private let changed = Locked(Changes())
@@ -23,7 +24,7 @@ final class InotifyWatch: Sendable {
     private let wakeUp = WakeUp()
 
     /// `nil` when inotify is not available.
-    init?(ignoring ignored: Set<String>) {
+    init?() {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         var ends: [Int32] = [0, 0]
@@ -34,14 +35,16 @@ final class InotifyWatch: Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         self.descriptor = descriptor
         self.stopPipe = (ends[0], ends[1])
-        self.ignored = ignored
     }
 
-    /// Watches `directory` itself (never through a symbolic link); `nil` when it cannot.
-    func watch(_ directory: String) -> Int32? {
+    /// Watches `directory` itself (never through a symbolic link), where `own` is this
+    /// canary's file; `nil` when it cannot.
+    func watch(_ directory: String, own: String) -> Int32? {
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW)
         let watch = inotify_add_watch(self.descriptor, directory, mask)
-        return watch >= 0 ? watch : nil
+        guard watch >= 0 else { return nil }
+        self.ignored.withLock { $0[watch] = own }
+        return watch
     }
 
     /// What the thread collects between two `take()`s.
@@ -114,7 +117,7 @@ final class InotifyWatch: Sendable {
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 if mask & UInt32(IN_IGNORED) != 0 {
                     watches.gone.insert(watch)
-                } else if name.hasPrefix("canary-"), name.hasSuffix(".json"), !self.ignored.contains(name) {
+                } else if name.hasPrefix("canary-"), name.hasSuffix(".json"), self.ignored.withLock({ $0[watch] }) != name {
                     watches.changed.insert(watch)
                 }
                 offset += header + length
