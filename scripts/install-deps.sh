@@ -29,6 +29,7 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq rclone restic rsync openssl)
     # The Debian package and the alerts end to end (scripts/test-package.sh, scripts/test-alerts.sh).
     packages+=(dpkg-dev lintian prometheus-alertmanager)
+    packages+=(victoria-metrics)  # scripts/test-fleet.sh: the remote-write store
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

@@ -32,11 +32,11 @@ struct CanarySettingsTests {
 
     static let refused: [(String, String)] = [
         ("[canary nodatabase]\npath = /tmp", "not ENGINE/DATABASE"),
-        ("[canary a/b]\nmode = sideways", "mode: both, receive or send"),
-        ("[canary a/b]\nhost = a b", "host: 1–64 characters"),
-        ("[canary a/b]\ninterval = 0", "interval: a positive duration"),
-        ("[canary a/b]\nnot-syncing-after = 1m", "cannot be set in a canary section"),
-        ("canary-late-after = 1m", "unknown setting canary-late-after"),
+        ("[canary a/b]\nmode = sideways", "mode: \"sideways\" is not a mode; write both, receive or send"),
+        ("[canary a/b]\nhost = a b", "host: \"a b\" is not a host name"),
+        ("[canary a/b]\ninterval = 0", "interval: \"0\" is not a duration above 0"),
+        ("[canary a/b]\nnot-syncing-after = 1m", "cannot be set per canary"),
+        ("canary-late-after = 1m", "canary-late-after"),
     ]
 
     @Test("bad lines are refused with the line and the fix", arguments: refused)

@@ -6,7 +6,7 @@ import Glibc
 
 /// What `--canary ENGINE/DATABASE=PATH` and a `[canary ENGINE/DATABASE]` section say about
 /// one canary (docs/canary.md); unset values take the defaults when the daemon starts.
-public struct CanarySetting: Sendable, Equatable {
+public struct CanarySetting: Sendable, Hashable {
     public var path: String?
     public var interval: TimeSpan?
     public var lateAfter: TimeSpan?
@@ -15,33 +15,6 @@ public struct CanarySetting: Sendable, Equatable {
 
     public init(path: String? = nil) {
         self.path = path
-    }
-
-    /// Takes one `key = value` line of a `[canary …]` section; the error names the key and
-    /// what it takes.
-    public mutating func set(_ key: String, _ value: String) throws(CanarySettingError) {
-        switch key {
-        case "path":
-            self.path = value
-        case "interval":
-            guard let span = DurationParser.parse(value), span > .zero else {
-                throw CanarySettingError("interval: a positive duration (60s, 5m), not \(value)")
-            }
-            self.interval = span
-        case "late-after":
-            guard let span = DurationParser.parse(value), span >= .zero else {
-                throw CanarySettingError("late-after: a duration (10m; 0 disables the stall), not \(value)")
-            }
-            self.lateAfter = span
-        case "host":
-            guard CanaryHost(value) != nil else { throw CanarySettingError("host: 1–64 characters of A-Z a-z 0-9 . _ -, not \(value)") }
-            self.host = value
-        case "mode":
-            guard let mode = CanaryMode(rawValue: value) else { throw CanarySettingError("mode: both, receive or send, not \(value)") }
-            self.mode = mode
-        default:
-            throw CanarySettingError("\(key) cannot be set in a canary section (path, interval, late-after, host and mode can)")
-        }
     }
 
     /// Splits `ENGINE/DATABASE=PATH` (the flag's value).
@@ -62,11 +35,20 @@ public struct CanarySetting: Sendable, Equatable {
 
     /// The canaries to run: every setting with its defaults filled in and its PATH checked
     /// (an existing directory, not a symbolic link). The error names the canary and the fix.
-    public static func resolve(_ settings: [String: CanarySetting]) throws(CanarySettingError) -> [(key: PairKey, configuration: CanaryConfiguration)] {
+    public static func resolve(
+        _ sections: [String: CanarySetting],
+        flags: [String] = []
+    ) throws(CanarySettingError) -> [(key: PairKey, configuration: CanaryConfiguration)] {
+        var settings = sections
+        for text in flags {
+            let flag = try Self.parseFlag(text)
+            settings[flag.pair, default: CanarySetting()].path = flag.path
+        }
         var canaries: [(key: PairKey, configuration: CanaryConfiguration)] = []
         for (name, setting) in settings.sorted(by: { $0.key < $1.key }) {
             guard let key = Self.pairKey(name) else { throw CanarySettingError("canary \(name): not ENGINE/DATABASE") }
             guard let path = setting.path else { throw CanarySettingError("canary \(name): no path: set path = the folder the engine syncs") }
+            if let interval = setting.interval, interval <= .zero { throw CanarySettingError("canary \(name): interval must be above 0") }
             if let problem = CanaryDirectory.validate(path) { throw CanarySettingError("canary \(name): \(problem)") }
             let hostName = setting.host ?? Self.hostName()
             guard let host = CanaryHost(hostName) else {
