@@ -70,6 +70,7 @@ ALERTS_MAY_BE_EMPTY = {
     "SyncmonNoRecentImport": "depends on the fixtures' import ages (6 h threshold)",
     "SyncmonNoRecentExport": "depends on the fixtures' export ages (1 h threshold)",
     "SyncmonPendingChangesGrowing": "needs 30 minutes of growth",
+    "SyncmonCanaryNotWriting": "the canary writes",
 }
 # Engines whose network is down (offline-…, twodb-notes/public): no sync alert may name them.
 NETWORK_DOWN = [("offline-notes", "private"), ("twodb-notes", "public")]

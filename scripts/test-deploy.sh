@@ -143,7 +143,28 @@ syncmon_port=$(free_port)
 prometheus_port=$(free_port)
 # --host-network online: the alerts must not depend on this machine's routes, and the live
 # /metrics below then carries a syncmon_host_network_up sample for promtool.
-"$binary" daemon --listen "127.0.0.1:$syncmon_port" --events-socket "$work/events.sock" \
+# A canary (docs/canary.md) with a stand-in peer that moves and acknowledges every second, so
+# the canary families and the dashboard's canary row have data.
+mkdir -p "$work/canary/.syncmon"
+printf '[canary deploy/canary]\npath = %s\nhost = here\ninterval = 1s\n' "$work/canary" >"$work/syncmon.conf"
+"$python" - "$work/canary/.syncmon" <<'EOF' &
+import json, os, sys, time
+directory, seq = sys.argv[1], 0
+while True:
+    seq += 1
+    try:
+        with open(os.path.join(directory, "canary-here.json")) as own:
+            seen = json.load(own)["seq"]
+    except (OSError, ValueError, KeyError):
+        seen = 0
+    temporary = os.path.join(directory, ".canary-there.json.tmp")
+    with open(temporary, "w") as peer:
+        json.dump({"v": 1, "host": "there", "seq": seq, "written": "2026-11-26T12:00:00Z", "seen": {"here": seen}}, peer)
+    os.rename(temporary, os.path.join(directory, "canary-there.json"))
+    time.sleep(1)
+EOF
+pids+=($!)
+"$binary" daemon --listen "127.0.0.1:$syncmon_port" --events-socket "$work/events.sock" --config "$work/syncmon.conf" \
     --state-dir "$work/state" --log-target stderr --log-level notice --host-network online >"$work/syncmon.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do

@@ -15,7 +15,9 @@
 #   - with WatchdogSec=3s it lives through several watchdog periods without being restarted;
 #   - a second daemon started by hand exits 73 (state directory, then socket) and the service
 #     still hears its engines;
-#   - while the service is stopped the socket stays, and an event sent then re-activates it.
+#   - while the service is stopped the socket stays, and an event sent then re-activates it;
+#   - a canary in a folder of the engine's user: refused under the unit as shipped, written
+#     (0644, readable by that user) with the drop-in of docs/canary.md.
 # Needs root, unshare(1), overlayfs and cgroup2; exits 77 (skip) where it cannot build the
 # container. Takes ~25 s.
 #   scripts/test-unit-sandbox.sh [SYNCMON_BINARY]
@@ -289,5 +291,25 @@ emit heartbeat || fail "emit while stopped"
 wait_for 30 in_ns systemctl is-active --quiet syncmon.service || fail "not re-activated by a connection"
 wait_for 10 at_least 1 || fail "the event sent while stopped was lost"
 echo "ok: stopped service: socket kept; an event sent then re-activated it and was received"
+
+# A canary (docs/canary.md) in a folder of the engine's user alice. Under the unit as shipped
+# /home is out of reach (exit 78 naming the path); with the drop-in of docs/canary.md it writes.
+in_ns useradd -m -U alice || fail "useradd alice"
+in_ns install -d -o alice -g alice -m 0755 /home/alice/Sync || fail "alice's folder"
+in_ns runuser -u alice -- install -d -m 2775 /home/alice/Sync/.syncmon || fail "alice's .syncmon"
+in_ns sh -c 'mkdir -p /etc/syncmon && printf "[canary lab/sync]\npath = /home/alice/Sync\nhost = sandbox\ninterval = 1s\n" >/etc/syncmon/syncmon.conf'
+canary_error() { curl -fsS "http://127.0.0.1:$port/api/v1/status" | python3 -c 'import json,sys; r=[e for e in json.load(sys.stdin)["engines"] if e["engine"]=="lab"]; print(r[0]["canary"]["error"] if r else "no pair")'; }
+writes() { [ "$(canary_error)" = None ]; }
+refused() { [ "$(in_ns systemctl show -p ExecMainStatus --value syncmon.service)" = 78 ]; }
+in_ns systemctl restart syncmon.service && fail "syncmon started with a canary it cannot reach (ProtectHome=yes)"
+wait_for 10 refused || fail "no exit 78 for the canary it cannot reach"
+in_ns journalctl -u syncmon.service --no-pager -q | grep -q '/home/alice/Sync' || fail "the refusal does not name the path"
+echo "ok: under the unit as shipped the canary's folder is out of reach: exit 78 naming it"
+in_ns sh -c 'printf "[Service]\nProtectHome=tmpfs\nBindReadOnlyPaths=/home/alice/Sync\nBindPaths=/home/alice/Sync/.syncmon\nPrivateUsers=no\nSupplementaryGroups=alice\n" >/etc/systemd/system/syncmon.service.d/canary.conf && systemctl daemon-reload'
+in_ns systemctl restart syncmon.service || fail "restart with the canary drop-in"
+wait_for 20 in_ns test -f /home/alice/Sync/.syncmon/canary-sandbox.json || fail "no canary written with the drop-in: $(canary_error)"
+in_ns runuser -u alice -- cat /home/alice/Sync/.syncmon/canary-sandbox.json >/dev/null || fail "alice cannot read the canary"
+wait_for 10 writes || fail "the canary still fails with the drop-in: $(canary_error)"
+echo "ok: with the drop-in of docs/canary.md the canary writes /home/alice/Sync/.syncmon/canary-sandbox.json, readable by alice"
 
 echo "test-unit-sandbox: all checks passed"

@@ -58,6 +58,9 @@ scripts/test-package.sh
 # ---------------------------------------------------------------------------------------------
 # The Syncthing adapter against two real Syncthing instances on loopback (about 2 minutes).
 scripts/syncthing/test-syncthing.sh
+# The canary on the same pair: deaf watcher caught, stopped peer never late, one-way rsync,
+# hostile peer files (about 2.5 minutes; docs/canary.md).
+scripts/syncthing/test-canary.sh
 # --- Reliability (docs/operations.md, "Reliability"; docs/soak.md) -------------------------------
 # Faults injected into the real daemon (about 1.5 minutes; root: private tmpfs and journald in a
 # mount namespace), then the CI soak: a simulated fleet's day through replay and through a live

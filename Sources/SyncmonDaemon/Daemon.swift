@@ -83,13 +83,17 @@ public enum Daemon {
             reporter.report(store.setHostNetwork(status, now: WallClock.now()))
             notify.updateStatus()
         }
+        // Canaries (docs/canary.md), checked at load: their pairs exist from the start.
+        let canaries = try CanarySetting.resolve(configuration.canaries, flags: configuration.canaryFlags)
+        let canary: [any Service] =
+            canaries.isEmpty ? [] : [CanaryService(canaries: canaries, store: store, stateDirectory: configuration.stateDirectory, logger: logger)]
         let reload = ReloadService(
             load: load, running: configuration, store: store, notify: notify, web: web, logLevel: logLevel, logger: logger)
 
         // Started in this order, stopped in reverse: systemd hears STOPPING first, and the
         // state is saved last, after the listeners have closed.
         let serviceGroup = ServiceGroup(
-            services: [persistence, push] + subscribe.services.map { $0 as any Service } + [http, hostNetwork, evaluation, reload, notify],
+            services: [persistence, push] + subscribe.services.map { $0 as any Service } + [http, hostNetwork] + canary + [evaluation, reload, notify],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

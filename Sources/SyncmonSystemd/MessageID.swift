@@ -26,6 +26,15 @@ public enum MessageID: String, Sendable, Hashable, CaseIterable {
     case sourceStateChanged = "8ebff011ab934ed0a6e0d1e945013b59"
     /// The host's own network view went offline or online, or cannot be followed.
     case hostNetworkChanged = "ebdfee27405042c89237526befd4352d"
+    /// A canary's peer is late: files stopped crossing (docs/canary.md).
+    case canaryLate = "a0b4ff62ea8f466095ed4a3395c1da7c"
+    /// A late canary peer is on time again.
+    case canaryRecovered = "e57074a4e60848dc91968eb8ee0f1fa0"
+    /// A canary peer silent for 7 days was forgotten.
+    case canaryForgotten = "f1228e6fd22746f1adce9e366b3d903e"
+    /// A canary could not write its file or read a peer's, or skipped a bad peer file;
+    /// rate-limited.
+    case canaryError = "8739894d9ec54976aa8d2a7591f93e0f"
 
     /// The ID as a metadata value, for `metadata: [SyncmonMetadataKey.messageID: id.metadataValue]`.
     public var metadataValue: Logger.MetadataValue { .string(self.rawValue) }

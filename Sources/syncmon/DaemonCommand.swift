@@ -38,6 +38,7 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .setting(.webConfigFile), help: .setting(.webConfigFile)) var webConfigFile: String?
     @Option(name: .setting(.eventsSocket), help: .setting(.eventsSocket)) var eventsSocket: String?
     @Option(name: .setting(.subscribe), help: .setting(.subscribe)) var subscribe: [String] = []
+    @Option(name: .setting(.canary), help: .setting(.canary)) var canary: [String] = []
     @Flag(name: .setting(.fromStart), help: .setting(.fromStart)) var fromStart = false
     @Option(name: .setting(.maxEngines), help: .setting(.maxEngines)) var maximumPairs: String?
     @Option(name: .setting(.hostNetwork), help: .setting(.hostNetwork)) var hostNetwork: String?
@@ -56,6 +57,7 @@ struct DaemonCommand: AsyncParsableCommand {
     var assignments: [SettingAssignment] {
         SettingAssignment.given(.listen, self.listen) + SettingAssignment.given(.webConfigFile, self.webConfigFile)
             + SettingAssignment.given(.eventsSocket, self.eventsSocket) + SettingAssignment.given(.subscribe, self.subscribe)
+            + SettingAssignment.given(.canary, self.canary)
             + SettingAssignment.given(.fromStart, self.fromStart) + SettingAssignment.given(.maxEngines, self.maximumPairs)
             + SettingAssignment.given(.hostNetwork, self.hostNetwork) + SettingAssignment.given(.stateDirectory, self.stateDirectory)
             + SettingAssignment.given(.config, self.configFile) + SettingAssignment.given(.logTarget, self.logTarget)
@@ -123,6 +125,12 @@ struct DaemonCommand: AsyncParsableCommand {
             try SettingAssignment.apply(flags, to: &configuration)
         } catch {
             throw ValidationError(error.message)
+        }
+        // Canaries (docs/canary.md): their folders are checked now, a bad one is exit 78.
+        do throws(CanarySettingError) {
+            _ = try CanarySetting.resolve(configuration.canaries, flags: configuration.canaryFlags)
+        } catch {
+            throw ValidationError(error.description)
         }
         do {
             // Each source is made once here, to find what it needs (a Syncthing source's key

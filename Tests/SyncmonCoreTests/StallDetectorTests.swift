@@ -376,7 +376,7 @@ struct StallDetectorTests {
         )
         #expect(Self.stalls(steps, at: at(100), all) == [.notSyncing, .pendingNotDraining, .retryLoop, .noRecentImport, .noRecentExport])
         let withProgress = steps + [s(3, .willSendChanges)]
-        #expect(Self.stalls(withProgress, at: at(100), all) == StallReason.allCases)
+        #expect(Self.stalls(withProgress, at: at(100), all) == StallReason.thresholdReasons)
     }
 
     @Test("per-engine thresholds replace the global ones for that engine only")
@@ -416,7 +416,7 @@ struct StallDetectorTests {
     func names() {
         #expect(
             StallReason.allCases.map(\.description) == [
-                "not_syncing", "no_progress", "pending_not_draining", "retry_loop", "no_recent_import", "no_recent_export",
+                "not_syncing", "no_progress", "pending_not_draining", "retry_loop", "no_recent_import", "no_recent_export", "canary_late",
             ]
         )
         for reason in StallReason.allCases { #expect(StallReason(reason.description) == reason) }

@@ -308,3 +308,32 @@ public struct StatusChange: Sendable {
         self.failedPhase = failedPhase
     }
 }
+
+extension Monitor {
+    /// Takes a canary's status at `now` (docs/canary.md). The pair is created if no engine
+    /// has reported on it yet, so a pair watched by its canary alone exists from the start;
+    /// `false` when it could not be (the pair limit).
+    @discardableResult
+    public mutating func setCanary(_ key: PairKey, _ status: CanaryStatus, at now: Timestamp) -> Bool {
+        if let index = self.pairs.index(forKey: key) {
+            self.pairs.values[index].setCanary(status)
+            self.nextLook = min(self.nextLook, self.pairs.values[index].verdictHoldsUntil)
+            return true
+        }
+        guard self.pairs.count < self.configuration.maximumPairs else { return false }
+        var state = PairState(canaryFrom: now, hostNetwork: self.hostNetwork)
+        state.setCanary(status)
+        self.pairs[key] = state
+        self.nextLook = .distantPast
+        return true
+    }
+
+    /// A canary's peer moved (`import`) or acknowledged (`export`) at `time`: a completed cycle
+    /// for a pair no engine has reported on. Returns whether it counted.
+    @discardableResult
+    public mutating func canaryCycle(_ key: PairKey, _ phase: Phase, at time: Timestamp) -> Bool {
+        guard let index = self.pairs.index(forKey: key), self.pairs.values[index].canaryCycle(phase, at: time) else { return false }
+        self.nextLook = .distantPast
+        return true
+    }
+}

@@ -83,6 +83,14 @@ extension PairState {
         if fires(.noRecentExport, since: self.exportPhase.lastSuccess ?? self.firstEvent) {
             stalls.insert(.noRecentExport)
         }
+        // The canary measured its own clocks (moves, writes, sightings, the daemon's start) on
+        // the monotonic clock; the end of the pair's last suppression is added here, on the
+        // clock every stall shares, so a suppression shorter than the canary's interval counts.
+        if let canary = self.canary, canary.isLate, canary.lateAfter > .zero {
+            let fallsDue = (suppressionEnd ?? .distantPast).adding(canary.lateAfter)
+            due(fallsDue)
+            if now >= fallsDue { stalls.insert(.canaryLate) }
+        }
         return stalls
     }
 

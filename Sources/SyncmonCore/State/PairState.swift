@@ -52,6 +52,12 @@ public struct PairState: Sendable {
     /// Errors by phase (`nil` for an `error` event without one) and code label.
     public private(set) var errors: [ErrorCounterKey: UInt64] = [:]
 
+    /// The pair's canary, as its owner last reported it (docs/canary.md); not persisted.
+    public internal(set) var canary: CanaryStatus? = nil
+    /// The pair exists for its canary and no engine has sent an event for it yet: the canary's
+    /// moves and acknowledgements count as imports and exports. `nil` once an engine reports.
+    public internal(set) var canaryOnly: Bool? = nil
+
     /// What was last reported for this pair, so that changes can be announced once.
     public internal(set) var reported: Evaluation? = nil
     /// Until when `reported` stays the verdict if no event arrives: the earliest stall falling
@@ -180,6 +186,8 @@ extension PairState {
     /// connection that carried it, if any.
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) {
         self.verdictHoldsUntil = .distantPast
+        // From the first event on, the phases are the engine's (docs/canary.md).
+        self.canaryOnly = nil
         let wasSuppressed = self.isSuppressed(at: time, includingThrottle: false)
         if let sequence = event.sequence {
             // Written as a difference: `last + 1` would overflow for a last `seq` of Int64.max.
@@ -313,7 +321,7 @@ extension PairState {
         self.finished(event.kind, outcome, at: ended)
     }
 
-    private mutating func endCycle(_ phase: Phase, at time: Timestamp) {
+    mutating func endCycle(_ phase: Phase, at time: Timestamp) {
         let outcome = self.withPhase(phase) { $0.end(at: time) }
         self.finished(phase, outcome, at: time)
     }
@@ -414,7 +422,7 @@ extension PairState: Codable {
         case setup, importPhase = "import", exportPhase = "export", account, engineNetwork = "network"
         case pendingRecordZoneChanges, pendingDatabaseChanges, pendingSince, throttledUntil, heartbeatInterval, liveness
         case firstEvent, lastEvent, lastSequence, sequenceGaps, suppressionEnded, transientSinceSuccess
-        case containerSetupSeen, engineSetupPending, recordsFetched, recordsSent, accountChanges, errors, reported
+        case containerSetupSeen, engineSetupPending, recordsFetched, recordsSent, accountChanges, errors, reported, canaryOnly
     }
 
     public init(from decoder: any Decoder) throws {
@@ -439,6 +447,7 @@ extension PairState: Codable {
         self.accountChanges = try container.decode([UInt64].self, forKey: .accountChanges)
         self.errors = try container.decode([ErrorCounterKey: UInt64].self, forKey: .errors)
         self.reported = try container.decodeIfPresent(Evaluation.self, forKey: .reported)
+        self.canaryOnly = try container.decodeIfPresent(Bool.self, forKey: .canaryOnly)
         if try container.decode(Bool.self, forKey: .containerSetupSeen) {
             self.setupDriver = .container
         } else if try container.decode(Bool.self, forKey: .engineSetupPending) {
@@ -474,6 +483,7 @@ extension PairState: Codable {
         try container.encode(self.accountChanges, forKey: .accountChanges)
         try container.encode(self.errors, forKey: .errors)
         try container.encodeIfPresent(self.reported, forKey: .reported)
+        try container.encodeIfPresent(self.canaryOnly, forKey: .canaryOnly)
         try container.encode(self.setupDriver == .container, forKey: .containerSetupSeen)
         try container.encode(self.setupDriver == .engineAwaitingCompletion, forKey: .engineSetupPending)
         try container.encodeIfPresent(self.liveness.heartbeat, forKey: .heartbeatInterval)

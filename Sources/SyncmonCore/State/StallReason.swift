@@ -12,6 +12,8 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
     case noRecentImport
     /// No export succeeded: the dead man's switch of a backup or mirror job.
     case noRecentExport
+    /// A peer's canary has not moved, or this host's has not come back (docs/canary.md).
+    case canaryLate
 
     /// The label, status JSON and flag spelling.
     public var description: String {
@@ -22,6 +24,7 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
         case .retryLoop: "retry_loop"
         case .noRecentImport: "no_recent_import"
         case .noRecentExport: "no_recent_export"
+        case .canaryLate: "canary_late"
         }
     }
 
@@ -29,6 +32,10 @@ public enum StallReason: Int, CaseIterable, Hashable, Sendable, CustomStringConv
         guard let reason = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = reason
     }
+
+    /// The reasons with a global or per-engine threshold (`--not-syncing-after` …); a
+    /// canary's is its own `late-after`.
+    public static let thresholdReasons = Self.allCases.filter { $0 != .canaryLate }
 }
 
 /// A set of stall reasons, one bit each, iterated in the documented order.
@@ -106,6 +113,8 @@ public struct StallThresholds: Hashable, Sendable {
             case .retryLoop: self.retryLoop
             case .noRecentImport: self.noRecentImport
             case .noRecentExport: self.noRecentExport
+            // Each canary has its own (`late-after`, docs/canary.md): no global threshold.
+            case .canaryLate: .zero
             }
         }
         set {
@@ -116,6 +125,7 @@ public struct StallThresholds: Hashable, Sendable {
             case .retryLoop: self.retryLoop = newValue
             case .noRecentImport: self.noRecentImport = newValue
             case .noRecentExport: self.noRecentExport = newValue
+            case .canaryLate: break
             }
         }
     }

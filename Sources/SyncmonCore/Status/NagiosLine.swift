@@ -63,7 +63,7 @@ public enum NagiosLine {
     public static func problemDetail(of row: StatusRow) -> String? {
         switch row.summary {
         case .stalled:
-            return row.stalls.isEmpty ? nil : row.stalls.map(\.description).joined(separator: ",")
+            return row.stalls.isEmpty ? nil : row.stalls.map(row.describe).joined(separator: ",")
         case .error, .retrying:
             // The outstanding failure: a retry in progress still shows what it keeps failing with.
             return row.outstandingFailure.map { "\($0.failure.error.code)" }

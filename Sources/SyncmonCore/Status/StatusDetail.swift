@@ -56,17 +56,14 @@ public enum StatusDetail {
         return reasons.isEmpty ? nil : reasons.joined(separator: ", ")
     }
 
-    /// A stall reason in the row's words. The `canary` branch's `StatusRow.describe(_:)` names
-    /// the late peers (`canary_late: hostB`); at its merge this becomes `row.describe(reason)`.
+    /// A stall reason in the row's words: a late canary names its late peers (`canary_late: hostB`).
     static func describe(_ reason: StallReason, of row: StatusRow) -> String {
-        reason.description
+        row.describe(reason)
     }
 
-    /// Whether the pair's canary is late (§2.5), which `status --wait` does not count as in
-    /// sync. Rows carry no canary before the `canary` branch is merged; then this is
-    /// `!(row.canary?.latePeers.isEmpty ?? true)`.
+    /// Whether the pair's canary is late (§2.5), which `status --wait` does not count as in sync.
     public static func isCanaryLate(_ row: StatusRow) -> Bool {
-        false
+        !(row.canary?.latePeers.isEmpty ?? true)
     }
 
     static func setup(of row: StatusRow, now: Timestamp) -> String {

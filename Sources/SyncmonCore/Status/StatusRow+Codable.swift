@@ -5,7 +5,7 @@ extension StatusRow: Codable {
     enum CodingKeys: String, CodingKey {
         case engine, database, summary, stalled, account, network
         case setup, `import`, export
-        case throttledUntil, pending, lastEvent, up
+        case throttledUntil, pending, lastEvent, up, canary
     }
 
     enum PendingKeys: String, CodingKey {
@@ -71,6 +71,7 @@ extension StatusRow: Codable {
         try pending.encode(self.pendingDatabaseChanges, forKey: .database)
         try container.encode(RFC3339.format(self.lastEvent), forKey: .lastEvent)
         try container.encode(self.up, forKey: .up)
+        try container.encodeIfPresent(self.canary, forKey: .canary)
     }
 
     private static func encode(_ error: PhaseError, into container: KeyedEncodingContainer<ErrorKeys>) throws {
@@ -129,6 +130,7 @@ extension StatusRow: Codable {
             lastEvent: try container.decodeTime(forKey: .lastEvent),
             up: try container.decode(Bool.self, forKey: .up)
         )
+        self.canary = try container.decodeIfPresent(CanaryStatus.self, forKey: .canary)
     }
 
     private static func decodeError(_ container: KeyedDecodingContainer<ErrorKeys>) throws -> PhaseError {

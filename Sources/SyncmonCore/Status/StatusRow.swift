@@ -16,6 +16,8 @@ public struct StatusRow: Sendable {
     public var pendingDatabaseChanges: Int64
     public var lastEvent: Timestamp
     public var up: Bool
+    /// The pair's canary, when it has one (docs/canary.md).
+    public var canary: CanaryStatus? = nil
 
     /// A row as read back from status JSON (the `status` command renders what the daemon sent).
     public init(
@@ -63,6 +65,7 @@ public struct StatusRow: Sendable {
         self.pendingDatabaseChanges = state.pendingDatabaseChanges
         self.lastEvent = state.lastEvent
         self.up = state.isUp(at: now)
+        self.canary = state.canary
     }
 
     /// The outstanding failure of `phase`, if any.

@@ -55,6 +55,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// That file, loaded (by whoever builds the configuration, so a bad file stops the start
     /// and a reload like any other configuration error); nil serves plain HTTP to anyone.
     public var web: WebSecurity? = nil
+    /// Canaries by `ENGINE/DATABASE` (`--canary`, `[canary …]` sections, docs/canary.md).
+    public var canaries: [String: CanarySetting] = [:]
+    /// `--canary ENGINE/DATABASE=PATH` values, which set (or override) those canaries' paths.
+    public var canaryFlags: [String] = []
 
     /// Defaults for the current user and environment (docs/protocol.md#transports, docs/operations.md#systemd): systemd's
     /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the

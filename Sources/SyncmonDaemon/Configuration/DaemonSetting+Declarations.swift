@@ -23,10 +23,11 @@ import SyncmonSystemd
 extension DaemonSetting {
     /// Every setting, in the order of help and the reference.
     public static let all: [DaemonSetting] =
-        [.listen, .webConfigFile, .eventsSocket, .subscribe, .fromStart, .maxConnections, .maxEngines, .hostNetwork]
+        [.listen, .webConfigFile, .eventsSocket, .subscribe, .canary, .fromStart, .maxConnections, .maxEngines, .hostNetwork]
         + [.stateDirectory, .config, .logTarget, .logLevel, .logFormat]
-        + StallReason.allCases.map(DaemonSetting.threshold)
+        + StallReason.thresholdReasons.map(DaemonSetting.threshold)
         + [.allowedUsers, .allowedGroups, .apiKeyFile]
+        + DaemonSetting.canarySettings
 
     /// The setting whose file key or flag is `name` (`no-progress-after`, `--web.config.file`).
     public static func named(_ name: String) -> DaemonSetting? {
@@ -209,6 +210,9 @@ extension DaemonSetting {
         case .noRecentImport: summary = "Stall (no_recent_import) when no import succeeded for this long."
         case .noRecentExport:
             summary = "Stall (no_recent_export) when no export succeeded for this long: the dead man's switch of a backup or mirror job."
+        case .canaryLate:
+            // Not a threshold of its own (thresholdReasons leaves it out): each canary's late-after.
+            summary = "Stall (canary_late): see late-after in [canary ENGINE/DATABASE]."
         }
         return DaemonSetting(
             ConfigFile.flag(for: reason),

@@ -189,6 +189,24 @@ public final class MonitorStore: Sendable {
         }
     }
 
+    /// A canary's status at `now` and the cycles it completed (docs/canary.md); returns
+    /// whether its pair's engine could not have synced (nothing is late then).
+    public func canary(_ key: PairKey, _ status: CanaryStatus, cycles: [(phase: Phase, at: Timestamp)], now: Timestamp) -> Bool {
+        let suppressed = self.state.withLock { state in
+            let existed = state.monitor.pairs[key] != nil
+            state.monitor.setCanary(key, status, at: now)
+            var changed = !existed
+            for cycle in cycles where state.monitor.canaryCycle(key, cycle.phase, at: cycle.at) { changed = true }
+            if changed {
+                state.markDirty(at: now)
+                state.generation &+= 1
+            }
+            return state.monitor.isSuppressed(key, at: now)
+        }
+        self.signalIfEarlierLook()
+        return suppressed
+    }
+
     /// Puts persisted pairs, saved at `savedAt`, back as the daemon starts at `start`.
     public func restore(_ pairs: [PairKey: PairState], savedAt: Timestamp, start: Timestamp) {
         self.state.withLock { state in

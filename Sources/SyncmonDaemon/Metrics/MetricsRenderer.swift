@@ -283,6 +283,7 @@ public struct MetricsRenderer: Sendable {
             for index in pairs.indices { writer.sample(Families.up, labels: labels[index], value: pairs[index].value.isUp(at: now) ? 1 : 0) }
             writer.family(Families.lastEvent)
             for index in pairs.indices { writer.sample(Families.lastEvent, labels: labels[index], value: pairs[index].value.lastEvent.seconds) }
+            Self.writeCanaries(into: &writer, pairs: pairs, labels: labels)
         }
 
         writer.family(Families.received)
