@@ -13,6 +13,7 @@ let package = Package(
         // For the fuzz package in Fuzz/ (docs/fuzzing.md), which depends on this one by path.
         .library(name: "SyncmonDaemon", targets: ["SyncmonDaemon"]),
         .library(name: "SyncmonExposition", targets: ["SyncmonExposition"]),
+        .library(name: "SyncmonRules", targets: ["SyncmonRules"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,6 +44,15 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // PCRE2 (8-bit): the journal rules' expressions, with a bounded match time (SPEC §10.4).
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        // Journal rules: rules files and the shipped packs parsed, checked and matched. Pure: lines in,
+        // event lines out; no I/O.
+        .target(name: "SyncmonRules", dependencies: ["CPCRE2", "SyncmonCore"]),
         // glibc's heap controls (<malloc.h>: mallopt, malloc_trim), which the Glibc module
         // leaves out.
         .systemLibrary(name: "CMalloc"),
@@ -101,6 +111,7 @@ let package = Package(
                 "SyncmonCore",
                 "SyncmonExposition",
                 "SyncmonLock",
+                "SyncmonRules",
                 "SyncmonSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -120,6 +131,7 @@ let package = Package(
                 "SyncmonClient",
                 "SyncmonCore",
                 "SyncmonDaemon",
+                "SyncmonRules",
                 "SyncmonSimulation",
                 "SyncmonSockets",
                 "SyncmonSystemd",
@@ -136,6 +148,7 @@ let package = Package(
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore", "SyncmonSockets"]),
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonAdaptersTests", dependencies: ["SyncmonAdapters", "SyncmonCore"]),
+        .testTarget(name: "SyncmonRulesTests", dependencies: ["SyncmonRules", "SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition", "SyncmonLock"]),
         .testTarget(
             name: "SyncmonClientTests",
