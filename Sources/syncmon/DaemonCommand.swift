@@ -161,6 +161,17 @@ struct DaemonCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        // A unit: source's rules are checked now: a problem stops the start naming file and line.
+        for spec in (try? SourceSpec.parseAll(configuration.subscribe)) ?? [] where spec.endpoint.scheme == "unit" {
+            do { try spec.checkRequirements(configuration: configuration) } catch {
+                printError("syncmon daemon: \(spec.name): \(error)")
+                throw ExitCode(78)  // EX_CONFIG
+            }
+            // A unit's setup carries only its failures, so not_syncing means nothing for it (SPEC §10.3).
+            if configuration.engineThresholds[spec.name]?[.notSyncing] == nil {
+                configuration.engineThresholds[spec.name, default: [:]][.notSyncing] = .seconds(Int64(0))
+            }
+        }
         if let path = configuration.webConfigFile {
             // Loaded here, with the rest: a bad file is a configuration error at start (exit 78)
             // and a failed reload (the running one stays) on SIGHUP.

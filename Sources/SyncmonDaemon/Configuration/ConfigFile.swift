@@ -67,8 +67,17 @@ public enum ConfigFile {
                 case "api-key-file":
                     guard value.hasPrefix("/") else { throw ParseError(line: number, message: "api-key-file: an absolute path") }
                     configuration.sourceSettings[source, default: SourceSettings()].apiKeyFile = value
+                case "unit", "phase", "database", "rules":
+                    var check = UnitTarget(unit: "check.service")
+                    do throws(SourceSpec.ParseError) {
+                        if key != "unit" { try check.set(key, value) { SourceSpec.ParseError(source: source, message: $0) } }
+                    } catch {
+                        throw ParseError(line: number, message: error.message)
+                    }
+                    configuration.sourceSettings[source, default: SourceSettings()].unitKeys[key] = value
+                    if key == "unit" { subscribe.append("\(source)=unit:\(value)") }
                 default:
-                    throw ParseError(line: number, message: "\(key) cannot be set per source (only api-key-file can)")
+                    throw ParseError(line: number, message: "\(key) cannot be set per source (only api-key-file, unit, phase, database and rules can)")
                 }
                 continue
             }
