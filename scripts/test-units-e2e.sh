@@ -32,7 +32,7 @@ in_ns chmod 755 /usr/local/bin/syncmon
 # The services, as an operator has them (none knows syncmon).
 in_ns sh -e <<'EOF'
 mkdir -p /srv/a /srv/b /srv/la /srv/lb /srv/src /srv/dst /root
-for i in $(seq 1 3000); do echo "$i" > /srv/a/file-$i; done
+for i in $(seq 1 6000); do echo "$i" > /srv/a/file-$i; done
 cat >/etc/systemd/system/unison-docs.service <<U
 [Service]
 Environment=HOME=/root
@@ -63,6 +63,16 @@ cat >/etc/systemd/system/mirror.timer <<U
 [Timer]
 OnActiveSec=1h
 U
+cat >/etc/systemd/system/talker.service <<U
+[Service]
+ExecStart=/bin/sh -c 'i=0; while [ \$i -lt 60 ]; do i=\$((i+1)); echo "tick \$i"; sleep 0.05; done; exec sleep infinity'
+U
+cat >/etc/syncmon-talker.rules <<U
+# A custom rules file: each tick is one fetched record.
+[rule tick]
+match = ^tick (?<n>[0-9]+)\$
+emit = fetchedDatabaseChanges modifications=1 deletions=0
+U
 cat >/etc/systemd/system/victim.service <<U
 [Service]
 ExecStart=/bin/sleep infinity
@@ -79,6 +89,7 @@ subscribe = crashy=unit:crashy.service
 subscribe = mirror=unit:mirror.timer?phase=export
 subscribe = victim=unit:victim.service
 subscribe = ghost=unit:no-such-thing.service
+subscribe = talker=unit:talker.service?rules=/etc/syncmon-talker.rules&phase=import
 
 [engine unison]
 no-progress-after = 5s
@@ -113,9 +124,12 @@ set -e
 [ "$code" = 78 ] || fail "broken rules: exit $code, not 78: $out"
 echo "$out" | grep -q '/etc/bad.rules:3:' || fail "broken rules: no file:line in: $out"
 
-step "the daemon starts with six unit: sources"
-in_ns systemd-run --unit=syncmon-e2e --property=Type=simple /usr/local/bin/syncmon daemon --config /etc/syncmon-e2e.conf --log-level debug >/dev/null
-wait_for 20 answers || fail "syncmon did not answer"
+start_syncmon() {
+    in_ns systemd-run --unit=syncmon-e2e --property=Type=simple /usr/local/bin/syncmon daemon --config /etc/syncmon-e2e.conf --log-level debug >/dev/null
+    wait_for 20 answers || fail "syncmon did not answer"
+}
+step "the daemon starts with seven unit: sources"
+start_syncmon
 
 step "unison: cycles seen through the unison pack"
 wait_for 30 summary_is unison succeeded || fail "unison not succeeded: $(status)"
@@ -124,7 +138,7 @@ wait_for 20 runs_at_least unison import 3 \
 
 step "unison: SIGSTOP inside a cycle is no_progress"
 stopped_in_cycle=""
-for _ in $(seq 1 60); do
+for _ in $(seq 1 200); do
     in_ns systemctl kill -s STOP unison-docs.service
     last=$(in_ns journalctl -u unison-docs.service -n 1 -o cat --no-pager 2>/dev/null || true)
     if [ "$last" = "Looking for changes" ]; then stopped_in_cycle=yes; break; fi
@@ -165,6 +179,20 @@ in_ns sh -c 'rm -rf /srv/src'
 in_ns systemctl start mirror.service || true
 wait_for 15 summary_is mirror error || fail "mirror: not error after a failed run: $(status)"
 status | grep -q partialTransfer || fail "mirror: no rsync code (partialTransfer) in $(status)"
+
+step "a custom rules file; syncmon restarted while entries are written: none lost, none repeated"
+source_up() { [ "$(metric 'syncmon_source_up{source="talker"}')" = 1 ]; }
+wait_for 10 source_up || fail "talker source not up"
+in_ns systemctl start talker.service
+sleep 1  # a time to let ticks be written before the restart, not a wait for a condition
+if [ -z "${E2E_NO_RESTART:-}" ]; then in_ns systemctl stop syncmon-e2e.service
+wait_for 10 sh -c "! nsenter -t $inner -m -p -u -i -n -r -w -- systemctl is-active --quiet syncmon-e2e.service" || fail "syncmon did not stop"
+start_syncmon; fi
+ticks() { in_ns journalctl -u talker.service -o cat --no-pager | grep -c '^tick ' || true; }
+wait_for 20 sh -c "[ \"\$(nsenter -t $inner -m -p -u -i -n -r -w -- journalctl -u talker.service -o cat --no-pager | grep -c '^tick ')\" = 60 ]" \
+    || fail "talker did not write its 60 ticks"
+counted() { [ "$(metric 'syncmon_records_fetched_total{engine="talker",database="default",change="modification"}')" = 60 ]; }
+wait_for 10 counted || fail "talker: $(metric 'syncmon_records_fetched_total{engine="talker",database="default",change="modification"}') ticks counted, not 60 (lost or repeated across the restart)"
 
 step "a missing unit is a logged notice, not a failure"
 log=$(in_ns journalctl -u syncmon-e2e --no-pager -o cat)

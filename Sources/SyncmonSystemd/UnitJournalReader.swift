@@ -37,8 +37,11 @@ public final class UnitJournalReader {
             self.resume(after: cursor)
         } else {
             sd_journal_seek_tail(journal)
-            // seek_tail lands after the last entry: step back onto it so `next()` returns only newer ones.
-            sd_journal_previous(journal)
+            // seek_tail lands after the last entry: step back onto it so `next()` returns only
+            // newer ones. A unit with no entry yet has nothing to step onto, and from a bare tail
+            // sd-journal's first `next()` jumps to the newest entry by then, skipping the ones
+            // before it: read such a unit from its head, where everything is new.
+            if sd_journal_previous(journal) <= 0 { sd_journal_seek_head(journal) }
         }
     }
 

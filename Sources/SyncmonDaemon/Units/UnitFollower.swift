@@ -50,10 +50,11 @@ final class UnitFollower {
                 let path = try bus.loadUnit(service)
                 try bus.watch(path: path)
                 self.snapshot = try self.read(bus, path: path)
+                // The journal first: from "connected" on, nothing the unit logs is missed.
+                if self.source.rules != nil, self.journal == nil { self.openJournal(unit: service) }
                 self.context.health.connected("systemd: \(service)")
                 if failures > 0 { backoff.reset() }
                 failures = 0
-                if self.source.rules != nil, self.journal == nil { self.openJournal(unit: service) }
                 self.apply(self.tracker.observe(self.snapshot, at: WallClock.now()), unit: service)
                 try self.follow(bus, path: path, unit: service)
             } catch {
@@ -185,8 +186,10 @@ final class UnitFollower {
         journal.process()
         var cursor: String? = nil
         var lines: [UInt8] = []
+        var (read, matched) = (0, 0)
         while let entry = journal.next() {
             cursor = entry.cursor
+            read += 1
             let line = JournalLine(
                 bytes: entry.message,
                 priority: RulePriority(rawValue: entry.priority) ?? .unstated,
@@ -194,12 +197,17 @@ final class UnitFollower {
             )
             let evaluation = rules.evaluate(line)
             if evaluation.limitExceeded > 0 { self.countLimitHit(rule: rules.origin) }
+            if evaluation.match != nil { matched += 1 }
             for event in evaluation.match?.events(engine: self.mapper.engine.description, database: self.mapper.database.description) ?? [] {
                 lines += Array(event.utf8)
                 lines.append(0x0A)
             }
         }
         if !lines.isEmpty { lines.withUnsafeBytes { self.ingest.feed($0) } }
+        if read > 0 {
+            self.context.logger.debug(
+                "unit source \(self.context.name): \(read) journal entries of \(unit), \(matched) matched", metadata: self.context.metadata)
+        }
         if let cursor {
             try? self.cursorFile.save(JournalCursorDocument(unit: unit, cursor: cursor))
         }
