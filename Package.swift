@@ -142,7 +142,7 @@ let package = Package(
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
         .executableTarget(
             name: "SyncmonBenchmark",
-            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonSockets"]
+            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonRules", "SyncmonSockets"]
         ),
         // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore", "SyncmonSockets"]),

@@ -199,4 +199,15 @@ log=$(in_ns journalctl -u syncmon-e2e --no-pager -o cat)
 grep -q 'no-such-thing.service: the unit is not loaded' <<<"$log" || fail "no notice for the missing unit"
 grep -q 'crashy.service failed (exit3): cannot open /srv/missing' <<<"$log" || fail "no failure message from the journal for crashy"
 
+step "the bus goes away and comes back (dbus restarted, systemd reexecuted): followed again"
+in_ns systemctl restart dbus.service
+in_ns systemctl start victim.service
+wait_for 20 summary_is victim not_started || fail "victim not seen up after a dbus restart: $(status)"
+in_ns systemctl daemon-reexec
+in_ns systemctl kill -s KILL victim.service
+wait_for 20 summary_is victim engine_down || fail "victim not seen down after a daemon-reexec: $(status)"
+log=$(in_ns journalctl -u syncmon-e2e --no-pager -o cat)
+grep -q 'subscribe source victim: disconnected' <<<"$log" || fail "victim's source never saw the bus go away"
+[ "$(grep -c 'subscribe source victim: connected' <<<"$log")" -ge 2 ] || fail "victim's source did not connect again"
+
 echo "test-units-e2e: PASS"
