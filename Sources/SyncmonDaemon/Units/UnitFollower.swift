@@ -50,12 +50,13 @@ final class UnitFollower {
                 let path = try bus.loadUnit(service)
                 try bus.watch(path: path)
                 self.snapshot = try self.read(bus, path: path)
-                // The journal first: from "connected" on, nothing the unit logs is missed.
+                // The unit's state first (its lines count only while it is up), then the journal,
+                // both before "connected": from then on nothing the unit logs is missed.
+                self.apply(self.tracker.observe(self.snapshot, at: WallClock.now()), unit: service)
                 if self.source.rules != nil, self.journal == nil { self.openJournal(unit: service) }
                 self.context.health.connected("systemd: \(service)")
                 if failures > 0 { backoff.reset() }
                 failures = 0
-                self.apply(self.tracker.observe(self.snapshot, at: WallClock.now()), unit: service)
                 try self.follow(bus, path: path, unit: service)
             } catch {
                 failures += 1
@@ -203,7 +204,10 @@ final class UnitFollower {
                 lines.append(0x0A)
             }
         }
-        if !lines.isEmpty { lines.withUnsafeBytes { self.ingest.feed($0) } }
+        // Liveness is systemd's alone (SPEC §10.3): what a stopped or failed unit's journal still
+        // says must not bring its pair back to life.
+        let alive = self.tracker.liveness == .up || self.snapshot.isOneshot
+        if alive, !lines.isEmpty { lines.withUnsafeBytes { self.ingest.feed($0) } }
         if read > 0 {
             self.context.logger.debug(
                 "unit source \(self.context.name): \(read) journal entries of \(unit), \(matched) matched", metadata: self.context.metadata)
