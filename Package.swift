@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "SyncmonAdapters", targets: ["SyncmonAdapters"]),
         // For the fuzz package in Fuzz/ (docs/fuzzing.md), which depends on this one by path.
         .library(name: "SyncmonDaemon", targets: ["SyncmonDaemon"]),
+        .library(name: "SyncmonWeb", targets: ["SyncmonWeb"]),
+        .library(name: "SyncmonGzip", targets: ["SyncmonGzip"]),
         .library(name: "SyncmonExposition", targets: ["SyncmonExposition"]),
         .library(name: "SyncmonRules", targets: ["SyncmonRules"]),
     ],
@@ -99,20 +101,33 @@ let package = Package(
         // Blocking POSIX sockets and a minimal HTTP/1.1 client on them, for the command line, the
         // tests and the benchmark; nothing but Glibc. (The daemon and SyncmonClient use SwiftNIO.)
         .target(name: "SyncmonSockets"),
+        // gzip for /metrics and large responses (zlib), compressed as it is rendered.
+        .target(name: "SyncmonGzip", dependencies: ["CZlib"]),
+        // The exporter-toolkit web configuration (TLS, basic auth) with its YAML reader and
+        // bcrypt: a library in its own right, with no daemon in it.
+        .target(
+            name: "SyncmonWeb",
+            dependencies: [
+                "CCrypt",
+                "SyncmonLock",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
             dependencies: [
-                "CCrypt",
                 "CMalloc",
                 "CNetlink",
-                "CZlib",
                 "SyncmonAdapters",
                 "SyncmonCore",
                 "SyncmonExposition",
+                "SyncmonGzip",
                 "SyncmonLock",
                 "SyncmonRules",
                 "SyncmonSystemd",
+                "SyncmonWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -135,6 +150,7 @@ let package = Package(
                 "SyncmonSimulation",
                 "SyncmonSockets",
                 "SyncmonSystemd",
+                "SyncmonWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -157,10 +173,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SyncmonWebTests", dependencies: ["SyncmonWeb"]),
+        .testTarget(name: "SyncmonGzipTests", dependencies: ["SyncmonGzip", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonSocketsTests", dependencies: ["SyncmonLock", "SyncmonSockets"]),
         .testTarget(
             name: "SyncmonDaemonTests",
-            dependencies: ["SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonTestSupport"]
+            dependencies: [
+                "SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonSystemd", "SyncmonTestSupport", "SyncmonWeb",
+                .product(name: "Logging", package: "swift-log"),
+                // NIOAsyncTestingChannel: the daemon's channel handlers tested without sockets.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "SyncmonSystemdTests",
@@ -176,7 +199,7 @@ let package = Package(
         .testTarget(
             name: "SyncmonCLITests",
             dependencies: [
-                "syncmon", "SyncmonCore", "SyncmonSockets", "SyncmonTestSupport",
+                "syncmon", "SyncmonCore", "SyncmonDaemon", "SyncmonSockets", "SyncmonTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

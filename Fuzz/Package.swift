@@ -18,6 +18,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         [
             .product(name: "SyncmonDaemon", package: "syncmon"),
             .product(name: "SyncmonExposition", package: "syncmon"),
+            .product(name: "SyncmonGzip", package: "syncmon"),
             .product(name: "SyncmonCore", package: "syncmon"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -26,7 +27,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ),
     ("FuzzSyncthing", [.product(name: "SyncmonAdapters", package: "syncmon"), .product(name: "SyncmonCore", package: "syncmon")]),
     ("FuzzWrap", [.product(name: "SyncmonAdapters", package: "syncmon")]),
-    ("FuzzWebConfig", [.product(name: "SyncmonDaemon", package: "syncmon")]),
+    ("FuzzWebConfig", [.product(name: "SyncmonWeb", package: "syncmon")]),
     ("FuzzRules", [.product(name: "SyncmonRules", package: "syncmon"), .product(name: "SyncmonCore", package: "syncmon")]),
 ]
 

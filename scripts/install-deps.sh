@@ -31,6 +31,7 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq rclone restic rsync openssl)
     # The Debian package and the alerts end to end (scripts/test-package.sh, scripts/test-alerts.sh).
     packages+=(dpkg-dev lintian prometheus-alertmanager)
+    packages+=(victoria-metrics)  # scripts/test-fleet.sh: the remote-write store
     # unit: sources end to end (scripts/test-units-e2e.sh): the system bus and the services watched.
     packages+=(dbus unison lsyncd)
 fi

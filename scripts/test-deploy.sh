@@ -56,16 +56,16 @@ step() { printf '\n== %s\n' "$*"; }
 started=$SECONDS
 
 step "promtool check rules"
-"$promtool" check rules --lint=all --lint-fatal deploy/prometheus/syncmon-alerts.yml deploy/prometheus/syncmon-rules.yml
+"$promtool" check rules --lint=all --lint-fatal deploy/prometheus/syncmon-alerts.yml deploy/prometheus/syncmon-rules.yml deploy/prometheus/syncmon-fleet.yml deploy/prometheus/syncmon-fleet-global.yml
 
 step "promtool test rules"
-"$promtool" test rules deploy/prometheus/tests/*.yml
+"$promtool" test rules deploy/prometheus/tests/*.yml deploy/prometheus/syncmon-fleet.test.yml
 
 step "promtool check config (the example scrape configuration)"
 "$promtool" check config deploy/prometheus/prometheus.yml.example
 
 step "dashboard lint"
-"$python" scripts/lint-dashboard.py --promtool "$promtool" dashboards/syncmon.json
+"$python" scripts/lint-dashboard.py --promtool "$promtool" dashboards/syncmon.json dashboards/syncmon-fleet.json
 "$python" scripts/lint-dashboard.py --promtool "$promtool" --self-test dashboards/syncmon.json
 "$python" -c 'import json, sys; json.load(open(sys.argv[1]))' dashboards/syncmon.json
 if "$python" scripts/lint-dashboard.py --promtool "$promtool" scripts/testdata/broken-dashboard.json >"$work/broken.txt"; then

@@ -50,6 +50,8 @@ scripts/test-deploy.sh
 # --- The Debian package and the alerts end to end (both fail, never skip, under CI) ---------
 # The sync alerts through Prometheus and Alertmanager to a webhook, firing and resolved (~20 s).
 scripts/test-alerts.sh
+# Six hosts in network namespaces, two site Prometheus servers, federation and VictoriaMetrics (~1 min).
+scripts/test-fleet.sh
 # The package: the static release build (several minutes from scratch), lintian, then dpkg -i,
 # the units under systemd 252 in a sandbox, and dpkg --purge leaving nothing behind (~30 s).
 scripts/test-package.sh

@@ -4,15 +4,17 @@ import NIOPosix
 import ServiceLifecycle
 import SyncmonCore
 import SyncmonSystemd
+import SyncmonWeb
 import UnixSignals
 
 /// Builds and runs the daemon: every long-running part a `Service` in one `ServiceGroup`.
 public enum Daemon {
     /// Runs until SIGTERM or SIGINT. `load` builds the configuration (defaults, file, flags) and
-    /// is called again on SIGHUP.
+    /// is called again on SIGHUP, which also sets `logLevel` (the handlers' shared level).
     public static func run(
         load: @escaping @Sendable () throws -> DaemonConfiguration,
         logger: Logger,
+        logLevel: SharedLogLevel? = nil,
         version: String,
         revision: String
     ) async throws {
@@ -80,7 +82,8 @@ public enum Daemon {
             reporter.report(store.setHostNetwork(status, now: WallClock.now()))
             notify.updateStatus()
         }
-        let reload = ReloadService(load: load, running: configuration, store: store, notify: notify, web: web, logger: logger)
+        let reload = ReloadService(
+            load: load, running: configuration, store: store, notify: notify, web: web, logLevel: logLevel, logger: logger)
 
         // Started in this order, stopped in reverse: systemd hears STOPPING first, and the
         // state is saved last, after the listeners have closed.

@@ -3,23 +3,28 @@ import Logging
 /// Makes the log handler for each logger, for the executable's single `LoggingSystem.bootstrap` call.
 ///
 /// The destination is resolved once, when the factory is made, so every logger of the process writes to the same
-/// place even if the journal socket appears or disappears later:
+/// place even if the journal socket appears or disappears later. The level is shared by every
+/// handler and may change while the process runs (``level``: a reload's `log-level`):
 ///
 /// ```swift
 /// let factory = LogHandlerFactory(target: .auto, logLevel: .info)
 /// LoggingSystem.bootstrap(factory.makeHandler(label:metadataProvider:), metadataProvider: nil)
+/// factory.level.level = .debug  // every logger, at once
 /// ```
 public struct LogHandlerFactory: Sendable {
     /// Where every handler made by this factory writes.
     public let destination: LogDestination
 
-    /// The lowest level every handler made by this factory writes.
-    public let logLevel: Logger.Level
+    /// The lowest level every handler made by this factory writes, changeable.
+    public let level: SharedLogLevel
+
+    /// The lowest level written now.
+    public var logLevel: Logger.Level { self.level.level }
 
     /// Creates a factory for an already resolved destination.
     public init(destination: LogDestination, logLevel: Logger.Level) {
         self.destination = destination
-        self.logLevel = logLevel
+        self.level = SharedLogLevel(logLevel)
     }
 
     /// Creates a factory for `target`, resolving `auto` against the current process environment.
@@ -34,11 +39,13 @@ public struct LogHandlerFactory: Sendable {
 
     /// The handler for a logger called `label`, with the given metadata provider.
     public func makeHandler(label: String, metadataProvider: Logger.MetadataProvider?) -> any LogHandler {
+        let inner: any LogHandler
         switch self.destination {
         case .journald:
-            JournaldLogHandler(label: label, logLevel: self.logLevel, metadataProvider: metadataProvider)
+            inner = JournaldLogHandler(label: label, logLevel: .trace, metadataProvider: metadataProvider)
         case .stderr:
-            StderrLogHandler(label: label, logLevel: self.logLevel, metadataProvider: metadataProvider)
+            inner = StderrLogHandler(label: label, logLevel: .trace, metadataProvider: metadataProvider)
         }
+        return SharedLevelLogHandler(inner: inner, shared: self.level)
     }
 }

@@ -6,9 +6,14 @@ import SyncmonSystemd
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonWeb
 #endif
 
 /// `syncmon daemon`: the service.
+///
+/// Its options are thin: each takes its name and help from the setting's declaration
+/// (``DaemonSetting``) and hands its text over as a ``SettingAssignment``, parsed, checked and
+/// applied by the declaration. A test checks that every declared flag has its option here.
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
@@ -20,70 +25,50 @@ struct DaemonCommand: AsyncParsableCommand {
             systemd (Type=notify, watchdog, STATUS=).
 
             Settings come from the defaults, then the configuration file, then these flags (flags \
-            win). SIGHUP re-reads the configuration file; SIGTERM or SIGINT stops cleanly.
+            win); each flag is also a key of the file, which adds max-connections and \
+            [engine NAME] and [source NAME] sections (docs/configuration.md, syncmon(8)). \
+            SIGHUP re-reads the configuration file; SIGTERM or SIGINT stops cleanly.
 
-            Defaults: --events-socket is $RUNTIME_DIRECTORY/events.sock under systemd, \
-            /run/syncmon/events.sock as root, else $XDG_RUNTIME_DIR/syncmon/events.sock; \
-            --state-dir is $STATE_DIRECTORY, /var/lib/syncmon as root, else \
-            ~/.local/state/syncmon; --config is /etc/syncmon/syncmon.conf when it exists.
+            Exit status: 64 for a bad flag or flag value, 78 for a bad configuration file, 1 when \
+            the daemon cannot run.
             """
     )
 
-    @Option(name: .customLong("listen"), help: "HTTP address host:port (repeatable; default 127.0.0.1:9478).")
-    var listen: [String] = []
-
-    @Option(name: .customLong("events-socket"), help: "The push socket engines write events to.")
-    var eventsSocket: String?
-
-    @Option(name: .customLong("subscribe"), help: "An engine stream to follow: unix:/path, http://host:port/path or file:/path (repeatable).")
-    var subscribe: [String] = []
-
-    @Flag(name: .customLong("from-start"), help: "Read file: sources without a saved offset from their start, not their end.")
-    var fromStart = false
-
-    @Option(name: .customLong("state-dir"), help: "Where state is kept across restarts.")
-    var stateDirectory: String?
-
-    @Option(name: .customLong("config"), help: "The configuration file (key = value lines; see docs/configuration.md).")
-    var configFile: String?
-
-    @Option(
-        name: .customLong("log-target"),
-        help: """
-            auto, journald or stderr. auto: journald when started by systemd ($JOURNAL_STREAM names \
-            stderr) or when stderr is not a terminal and journald runs; stderr in a terminal.
-            """
-    )
-    var logTarget: String?
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String?
-
-    @Option(name: .customLong("max-engines"), help: "The most (engine, database) pairs tracked (default 1000).")
-    var maximumPairs: Int?
-
-    @Option(
-        name: .customLong("host-network"),
-        help: ArgumentHelp(
-            "auto, off, online or offline. auto: follow the host's network through rtnetlink, for engines that never report networkStatus; off: do not (their network stays unknown); online/offline: a fixed view, for tests and demos.",
-            valueName: "mode"
-        )
-    )
-    var hostNetwork: String?
-
-    @Option(
-        name: .customLong("web.config.file"),
-        help: ArgumentHelp(
-            "A web configuration in the Prometheus exporter-toolkit format (as node_exporter's --web.config.file): tls_server_config turns every listener into HTTPS, basic_auth_users asks for a password on every path. Re-read on SIGHUP; a bad file stops the start (exit 78).",
-            valueName: "path"
-        )
-    )
-    var webConfigFile: String?
+    @Option(name: .setting(.listen), help: .setting(.listen)) var listen: [String] = []
+    @Option(name: .setting(.webConfigFile), help: .setting(.webConfigFile)) var webConfigFile: String?
+    @Option(name: .setting(.eventsSocket), help: .setting(.eventsSocket)) var eventsSocket: String?
+    @Option(name: .setting(.subscribe), help: .setting(.subscribe)) var subscribe: [String] = []
+    @Flag(name: .setting(.fromStart), help: .setting(.fromStart)) var fromStart = false
+    @Option(name: .setting(.maxEngines), help: .setting(.maxEngines)) var maximumPairs: String?
+    @Option(name: .setting(.hostNetwork), help: .setting(.hostNetwork)) var hostNetwork: String?
+    @Option(name: .setting(.stateDirectory), help: .setting(.stateDirectory)) var stateDirectory: String?
+    @Option(name: .setting(.config), help: .setting(.config)) var configFile: String?
+    @Option(name: .setting(.logTarget), help: .setting(.logTarget)) var logTarget: String?
+    @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
 
     @OptionGroup(title: "Stall thresholds")
     var stallThresholds: StallThresholdOptions
 
     static let defaultConfigFile = "/etc/syncmon/syncmon.conf"
+
+    /// The settings given as flags, in the order of the declarations.
+    var assignments: [SettingAssignment] {
+        SettingAssignment.given(.listen, self.listen) + SettingAssignment.given(.webConfigFile, self.webConfigFile)
+            + SettingAssignment.given(.eventsSocket, self.eventsSocket) + SettingAssignment.given(.subscribe, self.subscribe)
+            + SettingAssignment.given(.fromStart, self.fromStart) + SettingAssignment.given(.maxEngines, self.maximumPairs)
+            + SettingAssignment.given(.hostNetwork, self.hostNetwork) + SettingAssignment.given(.stateDirectory, self.stateDirectory)
+            + SettingAssignment.given(.config, self.configFile) + SettingAssignment.given(.logTarget, self.logTarget)
+            + SettingAssignment.given(.logLevel, self.logLevel) + self.stallThresholds.assignments
+    }
+
+    /// A bad flag value is a usage error (exit 64), before anything is read or started.
+    func validate() throws {
+        do {
+            try SettingAssignment.check(self.assignments)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
 
     func run() async throws {
         let flags = self
@@ -95,13 +80,12 @@ struct DaemonCommand: AsyncParsableCommand {
             printError("syncmon daemon: \(error)")
             throw ExitCode(78)  // EX_CONFIG
         }
-        let level = Logger.Level(rawValue: configuration.logLevel) ?? .info
-        let target = LogTarget(rawValue: configuration.logTarget) ?? .auto
-        let factory = LogHandlerFactory(target: target, logLevel: level)
+        let factory = LogHandlerFactory(target: configuration.logTarget, logLevel: configuration.logLevel)
         LoggingSystem.bootstrap { factory.makeHandler(label: $0) }
         let logger = Logger(label: "syncmon")
         do {
-            try await Daemon.run(load: load, logger: logger, version: SyncmonVersion.version, revision: SyncmonVersion.revision)
+            try await Daemon.run(
+                load: load, logger: logger, logLevel: factory.level, version: SyncmonVersion.version, revision: SyncmonVersion.revision)
         } catch {
             logger.critical("syncmon cannot run", metadata: ["syncmon.reason": "\(error)"])
             printError("syncmon daemon: \(error)")
@@ -109,17 +93,20 @@ struct DaemonCommand: AsyncParsableCommand {
         }
     }
 
-    /// Defaults, then the configuration file, then the flags.
+    /// Defaults, then the configuration file, then the flags; then what only the whole can tell
+    /// (unique source names, a source's credentials, the web configuration file).
     func loadConfiguration() throws -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
+        let flags = self.assignments
         let path = self.configFile ?? (access(Self.defaultConfigFile, R_OK) == 0 ? Self.defaultConfigFile : nil)
         if let path {
-            let text: String
+            var bytes: [UInt8] = []
             do {
-                var bytes: [UInt8] = []
                 try ByteStream.read(path: path) { bytes.append(contentsOf: $0) }
-                text = String(decoding: bytes, as: UTF8.self)
+            } catch {
+                throw ValidationError("the configuration file: \(error); name a readable file with --config")
             }
+            let text = String(decoding: bytes, as: UTF8.self)
             do {
                 configuration = try ConfigFile.apply(text, to: configuration)
             } catch {
@@ -127,33 +114,15 @@ struct DaemonCommand: AsyncParsableCommand {
             }
             configuration.configFile = path
         }
-        if !self.listen.isEmpty { configuration.listen = self.listen }
-        if let eventsSocket = self.eventsSocket { configuration.eventsSocket = eventsSocket }
-        if !self.subscribe.isEmpty { configuration.subscribe = self.subscribe }
-        if self.fromStart { configuration.subscribeFromStart = true }
-        if let stateDirectory = self.stateDirectory { configuration.stateDirectory = stateDirectory }
-        if let logTarget = self.logTarget { configuration.logTarget = logTarget }
-        if let logLevel = self.logLevel { configuration.logLevel = logLevel }
-        if let maximumPairs = self.maximumPairs { configuration.maximumPairs = maximumPairs }
-        if let hostNetwork = self.hostNetwork {
-            guard let mode = HostNetworkMode(rawValue: hostNetwork) else {
-                throw ValidationError("--host-network must be auto, off, online or offline, not \(hostNetwork)")
-            }
-            configuration.hostNetwork = mode
+        do {
+            try SettingAssignment.apply(flags, to: &configuration)
+        } catch {
+            throw ValidationError(error.message)
         }
-        if let webConfigFile = self.webConfigFile { configuration.webConfigFile = webConfigFile }
-        configuration.thresholds = self.stallThresholds.applied(to: configuration.thresholds)
-        guard LogTarget(rawValue: configuration.logTarget) != nil else {
-            throw ValidationError("--log-target must be auto, journald or stderr, not \(configuration.logTarget)")
-        }
-        guard Logger.Level(rawValue: configuration.logLevel) != nil else {
-            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
-        }
-        guard configuration.maximumPairs > 0 else { throw ValidationError("--max-engines must be positive") }
         do {
             // Each source is made once here, to find what it needs (a Syncthing source's key
             // file) before anything starts; the daemon makes its own at start.
-            for spec in try SourceSpec.parseAll(configuration.subscribe) where spec.needsCredential {
+            for spec in try SourceSpec.parseAll(configuration.subscribeWithSections) where spec.needsCredential {
                 try spec.checkRequirements(configuration: configuration)
             }
         } catch let error as SourceSpec.ParseError {
@@ -162,7 +131,7 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         // A unit: source's rules are checked now: a problem stops the start naming file and line.
-        for spec in (try? SourceSpec.parseAll(configuration.subscribe)) ?? [] where spec.endpoint.scheme == "unit" {
+        for spec in (try? SourceSpec.parseAll(configuration.subscribeWithSections)) ?? [] where spec.endpoint.scheme == "unit" {
             do { try spec.checkRequirements(configuration: configuration) } catch {
                 printError("syncmon daemon: \(spec.name): \(error)")
                 throw ExitCode(78)  // EX_CONFIG

@@ -1,43 +1,60 @@
 import ArgumentParser
 import SyncmonCore
+import SyncmonDaemon
 
-/// The stall-detector thresholds (docs/protocol.md#stall-detectors), shared by `daemon` and `replay`.
+/// The stall-detector thresholds (docs/protocol.md#stall-detectors), shared by `daemon` and
+/// `replay`; names, help and parsing come from their declarations (``DaemonSetting``).
 ///
 /// Each is optional so that a flag given on the command line can win over the configuration
 /// file while an absent one leaves the file's (or the default) value alone.
 struct StallThresholdOptions: ParsableArguments {
-    @Option(name: .customLong("not-syncing-after"), help: "Stall when setup succeeded but no import started for this long (default 60s; 0 disables).")
-    var notSyncing: DurationArgument?
+    @Option(name: .setting(Self.notSyncing), help: .setting(Self.notSyncing))
+    var notSyncing: String?
 
-    @Option(name: .customLong("no-progress-after"), help: "Stall when a phase is in progress without a progress event for this long (default 5m; 0 disables).")
-    var noProgress: DurationArgument?
+    @Option(name: .setting(Self.noProgress), help: .setting(Self.noProgress))
+    var noProgress: String?
 
-    @Option(
-        name: .customLong("pending-not-draining-after"), help: "Stall when changes are pending and no export succeeded for this long (default 15m; 0 disables)."
-    )
-    var pendingNotDraining: DurationArgument?
+    @Option(name: .setting(Self.pendingNotDraining), help: .setting(Self.pendingNotDraining))
+    var pendingNotDraining: String?
 
-    @Option(
-        name: .customLong("retry-loop-after"), help: "Stall when transient errors keep arriving and nothing succeeded for this long (default 30m; 0 disables).")
-    var retryLoop: DurationArgument?
+    @Option(name: .setting(Self.retryLoop), help: .setting(Self.retryLoop))
+    var retryLoop: String?
 
-    @Option(name: .customLong("no-recent-import-after"), help: "Stall when no import succeeded for this long (default 0: disabled).")
-    var noRecentImport: DurationArgument?
+    @Option(name: .setting(Self.noRecentImport), help: .setting(Self.noRecentImport))
+    var noRecentImport: String?
 
-    @Option(
-        name: .customLong("no-recent-export-after"),
-        help: "Stall when no export succeeded for this long: the dead man's switch of a backup job (default 0: disabled)."
-    )
-    var noRecentExport: DurationArgument?
+    @Option(name: .setting(Self.noRecentExport), help: .setting(Self.noRecentExport))
+    var noRecentExport: String?
 
-    /// `base` with the thresholds given on the command line replaced.
+    private static let notSyncing = DaemonSetting.threshold(.notSyncing)
+    private static let noProgress = DaemonSetting.threshold(.noProgress)
+    private static let pendingNotDraining = DaemonSetting.threshold(.pendingNotDraining)
+    private static let retryLoop = DaemonSetting.threshold(.retryLoop)
+    private static let noRecentImport = DaemonSetting.threshold(.noRecentImport)
+    private static let noRecentExport = DaemonSetting.threshold(.noRecentExport)
+
+    /// The thresholds given, as settings.
+    var assignments: [SettingAssignment] {
+        SettingAssignment.given(Self.notSyncing, self.notSyncing) + SettingAssignment.given(Self.noProgress, self.noProgress)
+            + SettingAssignment.given(Self.pendingNotDraining, self.pendingNotDraining)
+            + SettingAssignment.given(Self.retryLoop, self.retryLoop) + SettingAssignment.given(Self.noRecentImport, self.noRecentImport)
+            + SettingAssignment.given(Self.noRecentExport, self.noRecentExport)
+    }
+
+    func validate() throws {
+        do {
+            try SettingAssignment.check(self.assignments)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// `base` with the thresholds given on the command line replaced (for `replay`).
     func applied(to base: StallThresholds) -> StallThresholds {
-        var thresholds = base
-        let given: [(StallReason, DurationArgument?)] = [
-            (.notSyncing, self.notSyncing), (.noProgress, self.noProgress), (.pendingNotDraining, self.pendingNotDraining),
-            (.retryLoop, self.retryLoop), (.noRecentImport, self.noRecentImport), (.noRecentExport, self.noRecentExport),
-        ]
-        for case (let reason, let value?) in given { thresholds[reason] = value.span }
-        return thresholds
+        var configuration = DaemonConfiguration.reference
+        configuration.thresholds = base
+        // Checked in `validate()`: no error is left here.
+        try? SettingAssignment.apply(self.assignments, to: &configuration)
+        return configuration.thresholds
     }
 }

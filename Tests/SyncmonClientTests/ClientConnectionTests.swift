@@ -69,8 +69,7 @@ struct ClientConnectionTests {
         for index in 0..<50 { client.fetchedRecordZoneChanges(modifications: index, deletions: 0) }
         client.didFetchChanges()
         // Nobody listens: everything stays queued while the client retries.
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(client.statistics.queued == 51)
+        #expect(await Polling.holds(for: .milliseconds(300)) { client.statistics.queued == 51 })
 
         let second = try LineRecorder(path: path)
         #expect(await Polling.until { client.statistics.queued == 0 && client.statistics.connected })
@@ -113,7 +112,7 @@ struct ClientConnectionTests {
         let client = SyncmonClient(engine: "alone", configuration: configuration, logger: quietLogger)
         let task = Task { try await client.run() }
         client.willFetchChanges()
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await Polling.holds(for: .milliseconds(100)) { !client.statistics.connected })
         let elapsed = try await ContinuousClock().measure {
             client.finish()
             try await task.value

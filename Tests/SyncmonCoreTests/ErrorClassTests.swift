@@ -127,4 +127,18 @@ struct ErrorClassTests {
         #expect(total == ["zoneBusy": 2, "quotaExceeded": 1, "networkFailure": 1, "zoneNotFound": 1, "unknownItem": 1, "limitExceeded": 1, "other": 4])
         #expect(tally.entries.map(\.1).reduce(0, +) == 11)
     }
+
+    @Test(
+        "every known code is spelled as its case is named, across the whole table",
+        arguments: [
+            (KnownErrorCode.internalError, "internalError"), (.badContainer, "badContainer"), (.quotaExceeded, "quotaExceeded"),
+            (.participantAlreadyInvited, "participantAlreadyInvited"), (.unknown, "unknown"), (.usageError, "usageError"),
+            (.incompleteSnapshot, "incompleteSnapshot"), (.receivedSIGUSR1, "receivedSIGUSR1"), (.partialTransfer, "partialTransfer"),
+            (.sshError, "sshError"), (.backendRetry, "backendRetry"),
+        ]
+    )
+    func spelling(code: KnownErrorCode, name: String) {
+        #expect(code.description == name)
+        #expect(Set(KnownErrorCode.allCases.map(\.description)).count == KnownErrorCode.allCases.count)
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSystemd
 import Testing
 
 /// `ConfigFile.apply`: the configuration file's keys, sections and errors.
@@ -35,8 +37,8 @@ struct ConfigFileTests {
         )
         #expect(configuration.eventsSocket == "/run/x/events.sock")
         #expect(configuration.stateDirectory == "/var/lib/x")
-        #expect(configuration.logTarget == "journald")
-        #expect(configuration.logLevel == "debug")
+        #expect(configuration.logTarget == .journald)
+        #expect(configuration.logLevel == .debug)
         #expect(configuration.maximumPairs == 12)
         #expect(configuration.maximumConnections == 7)
         #expect(configuration.thresholds.notSyncing == .seconds(120 as Int64))
@@ -55,7 +57,7 @@ struct ConfigFileTests {
         #expect(try self.apply("from-start = true").subscribeFromStart)
         #expect(try !self.apply("from-start = true\nfrom-start = no").subscribeFromStart)
         let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply("from-start = maybe") }
-        #expect(error?.description == "line 1: from-start: expected true or false")
+        #expect(error?.description == #"line 1: from-start: "maybe" is not true or false; write true or false (or yes/no, 1/0)"#)
     }
 
     @Test("host-network takes auto, off, online or offline; auto is the default")
@@ -65,7 +67,7 @@ struct ConfigFileTests {
             #expect(try self.apply("host-network = \(mode.rawValue)").hostNetwork == mode)
         }
         let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply("host-network = yes") }
-        #expect(error?.description == "line 1: host-network: expected auto, off, online or offline")
+        #expect(error?.description == #"line 1: host-network: "yes" is not a mode; write auto, off, online or offline"#)
     }
 
     @Test("an empty file changes nothing")
@@ -92,7 +94,7 @@ struct ConfigFileTests {
     @Test("a trailing carriage return and surrounding whitespace are ignored")
     func whitespace() throws {
         let configuration = try self.apply("  log-level \t=  warning  \r\n\tstate-dir = /s\r\n")
-        #expect(configuration.logLevel == "warning")
+        #expect(configuration.logLevel == .warning)
         #expect(configuration.stateDirectory == "/s")
     }
 
@@ -202,7 +204,10 @@ struct ConfigFileTests {
         "mistakes are errors naming the line",
         arguments: [
             ("log-level = info\nlisten-address = 1.2.3.4:5\n", 2, "unknown setting listen-address"),
-            ("\n\nnot-syncing-after = soon\n", 3, "not-syncing-after: not a duration: soon"),
+            (
+                "\n\nnot-syncing-after = soon\n", 3,
+                #"not-syncing-after: "soon" is not a duration; write a number with a unit (250ms, 30s, 5m, 1h30m, 1.5h, 2d) or plain seconds (90); 0 disables the detector"#
+            ),
             ("no-progress-after = -5s\n", 1, "not a duration"),
             ("retry-loop-after = 5 minutes\n", 1, "not a duration"),
             ("[engine photos\n", 1, "unterminated section header"),
@@ -210,17 +215,28 @@ struct ConfigFileTests {
             ("[engine]\n", 1, "sections are written [engine NAME]"),
             ("[engine a b]\n", 1, "sections are written [engine NAME]"),
             ("[source -bad]\n", 1, "invalid source name -bad"),
-            ("[source a]\napi-key-file = relative/key\n", 2, "api-key-file: an absolute path"),
+            ("[source a]\napi-key-file = relative/key\n", 2, #"api-key-file: "relative/key" is not an absolute path"#),
             ("[source a]\nno-progress-after = 5s\n", 2, "cannot be set per source"),
-            ("api-key-file = /k\n", 1, "unknown setting api-key-file"),
+            ("api-key-file = /k\n", 1, "unknown setting api-key-file here: it belongs in [source NAME] sections"),
             ("[engine bad/name]\n", 1, "invalid engine name bad/name"),
             ("[engine \(String(repeating: "x", count: 65))]\n", 1, "invalid engine name"),
             ("[engine photos]\nlisten = 127.0.0.1:1\n", 2, "cannot be set per engine"),
             ("[engine photos]\nallowed-groups = no-such-group-here\n", 2, "no group named no-such-group-here"),
             ("[engine photos]\nbogus = 1\n", 2, "cannot be set per engine"),
             ("just words\n", 1, "expected key = value"),
-            ("max-engines = 0\n", 1, "max-engines: not a positive number"),
-            ("max-connections = many\n", 1, "max-connections: not a positive number"),
+            ("max-engines = 0\n", 1, #"max-engines: "0" is not a positive number; write a whole number above 0"#),
+            ("max-connections = many\n", 1, #"max-connections: "many" is not a positive number"#),
+            ("no-progres-after = 5m\n", 1, "unknown setting no-progres-after (did you mean no-progress-after?)"),
+            ("[engine a]\nallowed-user = root\n", 2, "(did you mean allowed-users?)"),
+            (
+                "[source a]\napi-key = /k\n", 2,
+                "api-key cannot be set per source (only api-key-file, unit, phase, database and rules can) (did you mean api-key-file?)"
+            ),
+            ("lisen = 127.0.0.1:1\n", 1, "unknown setting lisen (did you mean listen?)"),
+            ("frobnicate = 1\n", 1, "unknown setting frobnicate"),
+            ("listen =\n", 1, "listen: empty; write host:port"),
+            ("subscribe = ftp://x\n", 1, "subscribe: \"ftp://x\":"),
+            ("log-level = loud\n", 1, #"log-level: "loud" is not a level; write trace, debug, info, notice, warning, error or critical"#),
         ])
     func errors(text: String, line: Int, message: String) {
         let error = #expect(throws: ConfigFile.ParseError.self) { try self.apply(text) }
@@ -240,5 +256,28 @@ struct ConfigFileTests {
         #expect(configuration.engineThresholds["www-mirror"]?[.noRecentImport] == TimeSpan.seconds(Int64(3 * 3600)))
         // Per engine only: the global dead man's switch stays off for every other engine.
         #expect(configuration.thresholds.noRecentExport == .zero)
+    }
+}
+
+/// The "did you mean" of an unknown key.
+@Suite("Nearest setting name")
+struct NearestSettingTests {
+    @Test(
+        "a likely typo suggests the key, an unrelated word nothing",
+        arguments: [
+            ("no-progres-after", "no-progress-after"), ("noprogress-after", "no-progress-after"), ("max-engine", "max-engines"),
+            ("log-levle", "log-level"), ("listn", "listen"), ("host-netwrk", "host-network"), ("frobnicate", nil),
+            ("x", nil), ("log", nil),
+        ] as [(String, String?)])
+    func suggestion(typed: String, expected: String?) {
+        let error = #expect(throws: ConfigFile.ParseError.self) {
+            try ConfigFile.apply("\(typed) = 1\n", to: DaemonConfiguration(environment: [:], isRoot: false))
+        }
+        let message = error?.message ?? ""
+        if let expected {
+            #expect(message.hasSuffix("(did you mean \(expected)?)"), "\(message)")
+        } else {
+            #expect(!message.contains("did you mean"), "\(message)")
+        }
     }
 }

@@ -102,4 +102,77 @@ struct ReloadTests {
         #expect(daemon.standardError.contains("line 2"), "\(daemon.standardError)")
         #expect(!daemon.notify.datagrams.contains { $0.contains("READY=1") })
     }
+
+    @Test("a reload that changes log-level changes the running log's level")
+    func logLevelChange() async throws {
+        let directory = try TemporaryDirectory(prefix: "smd")
+        defer { directory.remove() }
+        let config = directory.path("syncmon.conf")
+        try self.write("log-level = info\n", to: config)
+        let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--config", config])
+
+        // A push connection's peer is logged at debug when it opens: not at info.
+        let quiet = try daemon.connect()
+        try quiet.write(lines: [EventLine.make("quiet", "engineStarted")])
+        #expect(await daemon.waitForStatus { $0["quiet/private"] != nil }.met)
+        #expect(!daemon.standardError.contains("opened by"), "\(daemon.standardError)")
+
+        try self.write("log-level = debug\n", to: config)
+        #expect(await self.reload(daemon), "datagrams: \(daemon.notify.datagrams)")
+        #expect(await Polling.until { daemon.standardError.contains("configuration reloaded") })
+        #expect(!daemon.standardError.contains("take a restart"), "\(daemon.standardError)")
+        let loud = try daemon.connect()
+        try loud.write(lines: [EventLine.make("loud", "engineStarted")])
+        #expect(await Polling.until { daemon.standardError.contains("opened by") }, "\(daemon.standardError)")
+
+        // And back: the entry of a third connection is not written.
+        try self.write("log-level = warning\n", to: config)
+        #expect(await self.reload(daemon))
+        let before = daemon.standardError.components(separatedBy: "opened by").count
+        let third = try daemon.connect()
+        try third.write(lines: [EventLine.make("third", "engineStarted")])
+        #expect(await daemon.waitForStatus { $0["third/private"] != nil }.met)
+        #expect(daemon.standardError.components(separatedBy: "opened by").count == before, "\(daemon.standardError)")
+        #expect(await daemon.stop() == .exited(0))
+        for connection in [quiet, loud, third] { connection.close() }
+    }
+
+    @Test("a reload names the changed settings that take a restart, and only those")
+    func restartNamed() async throws {
+        let directory = try TemporaryDirectory(prefix: "smd")
+        defer { directory.remove() }
+        let config = directory.path("syncmon.conf")
+        try self.write("max-engines = 10\n", to: config)
+        let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--config", config])
+        try self.write("max-engines = 20\nmax-connections = 9\nsubscribe = file:/tmp/none.jsonl\nlog-level = notice\n", to: config)
+        #expect(await self.reload(daemon))
+        #expect(
+            await Polling.until { daemon.standardError.contains("configuration reloaded; changes to subscribe, max-connections take a restart") },
+            "\(daemon.standardError)")
+        #expect(await daemon.stop() == .exited(0))
+    }
+
+    @Test("a typo in the file at start exits 78, naming the file, the line and the likely key")
+    func typoAtStart() async throws {
+        let directory = try TemporaryDirectory(prefix: "smd")
+        defer { directory.remove() }
+        let config = directory.path("syncmon.conf")
+        try self.write("# ok\nno-progres-after = 5m\n", to: config)
+        let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--config", config], waitForReady: false)
+        #expect(await daemon.waitForExit() == .exited(78))
+        #expect(
+            daemon.standardError.contains("\(config): line 2: unknown setting no-progres-after (did you mean no-progress-after?)"),
+            "\(daemon.standardError)")
+    }
+
+    @Test("a bad flag value exits 64 with the accepted forms, before any file is read")
+    func badFlagValue() async throws {
+        let directory = try TemporaryDirectory(prefix: "smd")
+        defer { directory.remove() }
+        let daemon = try await DaemonProcess.start(
+            in: directory.path, arguments: ["--config", directory.path("absent.conf"), "--no-progress-after", "5 minutes"], waitForReady: false)
+        #expect(await daemon.waitForExit() == .exited(64))
+        #expect(daemon.standardError.contains(#"--no-progress-after: "5 minutes" is not a duration; write"#), "\(daemon.standardError)")
+        #expect(!daemon.standardError.contains("absent.conf"))
+    }
 }

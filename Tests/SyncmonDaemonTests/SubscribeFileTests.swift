@@ -42,8 +42,7 @@ struct SubscribeFileTests {
             let whole = Self.line(engine)
             let cut = whole.index(whole.startIndex, offsetBy: 20)
             try Self.append(String(whole[..<cut]), to: path)
-            try await Task.sleep(for: .milliseconds(600))
-            #expect(SubscribeStreamTests.fetched(daemon, engine) == 2)
+            #expect(await Polling.holds(for: .milliseconds(600)) { SubscribeStreamTests.fetched(daemon, engine) == 2 })
             try Self.append(String(whole[cut...]), to: path)
             await SubscribeStreamTests.expectExactly(3, daemon, engine)
 

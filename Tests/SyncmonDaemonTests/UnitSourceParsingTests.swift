@@ -36,7 +36,7 @@ struct UnitSourceParsingTests {
         let base = DaemonConfiguration(environment: ["HOME": "/home/test"], isRoot: false)
         let text = "[source docs]\nunit = unison-docs.service\nrules = /etc/syncmon/rules/a&b.rules\nphase = import\n"
         let configuration = try ConfigFile.apply(text, to: base)
-        #expect(configuration.subscribe == ["docs=unit:unison-docs.service"])
+        #expect(configuration.subscribeWithSections == ["docs=unit:unison-docs.service"])
         #expect(configuration.sourceSettings["docs"]?.unitKeys == ["unit": "unison-docs.service", "rules": "/etc/syncmon/rules/a&b.rules", "phase": "import"])
     }
 
@@ -45,7 +45,7 @@ struct UnitSourceParsingTests {
         #expect {
             try ConfigFile.apply("[source docs]\nunit = a.service\nphase = sometimes\n", to: base)
         } throws: { error in
-            (error as? ConfigFile.ParseError).map { $0.line == 3 && $0.message == "phase: import, export or both, not sometimes" } == true
+            (error as? ConfigFile.ParseError).map { $0.line == 3 && $0.message.contains("import, export or both, not sometimes") } == true
         }
     }
 }

@@ -125,12 +125,38 @@ struct LogTargetTests {
     func factory() {
         let journald = LogHandlerFactory(destination: .journald, logLevel: .debug)
         let stderr = LogHandlerFactory(destination: .stderr, logLevel: .notice)
-        #expect(journald.makeHandler(label: "a") is JournaldLogHandler)
+        #expect((journald.makeHandler(label: "a") as? SharedLevelLogHandler)?.inner is JournaldLogHandler)
         #expect(journald.makeHandler(label: "a").logLevel == .debug)
-        #expect(stderr.makeHandler(label: "b", metadataProvider: nil) is StderrLogHandler)
+        #expect((stderr.makeHandler(label: "b", metadataProvider: nil) as? SharedLevelLogHandler)?.inner is StderrLogHandler)
         #expect(stderr.makeHandler(label: "b").logLevel == .notice)
         // What LoggingSystem.bootstrap takes: this line stops compiling if the method reference loses Sendable.
         let bootstrap: @Sendable (String) -> any LogHandler = journald.makeHandler(label:)
-        #expect(bootstrap("c") is JournaldLogHandler)
+        #expect((bootstrap("c") as? SharedLevelLogHandler)?.inner is JournaldLogHandler)
+    }
+
+    @Test("a level set on the factory reaches every handler it made, unless a logger set its own")
+    func sharedLevel() {
+        let factory = LogHandlerFactory(destination: .stderr, logLevel: .info)
+        let first = Logger(label: "a", factory: { factory.makeHandler(label: $0) })
+        var own = Logger(label: "b", factory: { factory.makeHandler(label: $0) })
+        own.logLevel = .error
+        #expect(first.logLevel == .info)
+        factory.level.level = .debug
+        #expect(first.logLevel == .debug)
+        #expect(Logger(label: "c", factory: { factory.makeHandler(label: $0) }).logLevel == .debug)
+        #expect(own.logLevel == .error)
+        for level in Logger.Level.allCases {
+            factory.level.level = level
+            #expect(first.logLevel == level)
+        }
+    }
+
+    @Test("metadata set on a logger reaches the handler that writes")
+    func metadataPassesThrough() {
+        let factory = LogHandlerFactory(destination: .stderr, logLevel: .info)
+        var handler = factory.makeHandler(label: "a")
+        handler[metadataKey: "k"] = "v"
+        #expect((handler as? SharedLevelLogHandler)?.inner[metadataKey: "k"] == "v")
+        #expect(handler.metadata == ["k": "v"])
     }
 }

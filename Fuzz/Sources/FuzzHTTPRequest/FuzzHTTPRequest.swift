@@ -5,6 +5,7 @@ import NIOHTTP1
 import SyncmonCore
 import SyncmonDaemon
 import SyncmonExposition
+import SyncmonGzip
 
 /// The HTTP server's request handling, pure pieces and pipeline.
 ///

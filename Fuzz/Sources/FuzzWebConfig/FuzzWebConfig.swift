@@ -1,5 +1,5 @@
 import FuzzSupport
-import SyncmonDaemon
+import SyncmonWeb
 
 /// The `--web.config.file` parser (exporter-toolkit's format, read by syncmon's `YAMLReader`), on
 /// arbitrary text.

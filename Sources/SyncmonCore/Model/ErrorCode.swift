@@ -116,87 +116,27 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
     /// restic retries a repository operation (`… returned error, retrying after …`).
     case backendRetry
 
-    public var description: String {
-        switch self {
-        case .internalError: "internalError"
-        case .partialFailure: "partialFailure"
-        case .networkUnavailable: "networkUnavailable"
-        case .networkFailure: "networkFailure"
-        case .badContainer: "badContainer"
-        case .serviceUnavailable: "serviceUnavailable"
-        case .requestRateLimited: "requestRateLimited"
-        case .missingEntitlement: "missingEntitlement"
-        case .notAuthenticated: "notAuthenticated"
-        case .permissionFailure: "permissionFailure"
-        case .unknownItem: "unknownItem"
-        case .invalidArguments: "invalidArguments"
-        case .resultsTruncated: "resultsTruncated"
-        case .serverRecordChanged: "serverRecordChanged"
-        case .serverRejectedRequest: "serverRejectedRequest"
-        case .assetFileNotFound: "assetFileNotFound"
-        case .assetFileModified: "assetFileModified"
-        case .incompatibleVersion: "incompatibleVersion"
-        case .constraintViolation: "constraintViolation"
-        case .operationCancelled: "operationCancelled"
-        case .changeTokenExpired: "changeTokenExpired"
-        case .batchRequestFailed: "batchRequestFailed"
-        case .zoneBusy: "zoneBusy"
-        case .badDatabase: "badDatabase"
-        case .quotaExceeded: "quotaExceeded"
-        case .zoneNotFound: "zoneNotFound"
-        case .limitExceeded: "limitExceeded"
-        case .userDeletedZone: "userDeletedZone"
-        case .tooManyParticipants: "tooManyParticipants"
-        case .alreadyShared: "alreadyShared"
-        case .referenceViolation: "referenceViolation"
-        case .managedAccountRestricted: "managedAccountRestricted"
-        case .participantMayNeedVerification: "participantMayNeedVerification"
-        case .serverResponseLost: "serverResponseLost"
-        case .assetNotAvailable: "assetNotAvailable"
-        case .accountTemporarilyUnavailable: "accountTemporarilyUnavailable"
-        case .participantAlreadyInvited: "participantAlreadyInvited"
-        case .unknown: "unknown"
-        case .usageError: "usageError"
-        case .uncategorizedError: "uncategorizedError"
-        case .directoryNotFound: "directoryNotFound"
-        case .fileNotFound: "fileNotFound"
-        case .temporaryError: "temporaryError"
-        case .noRetryError: "noRetryError"
-        case .fatalError: "fatalError"
-        case .transferLimitExceeded: "transferLimitExceeded"
-        case .noFilesTransferred: "noFilesTransferred"
-        case .fatal: "fatal"
-        case .incompleteSnapshot: "incompleteSnapshot"
-        case .protocolIncompatibility: "protocolIncompatibility"
-        case .fileSelectionError: "fileSelectionError"
-        case .unsupportedAction: "unsupportedAction"
-        case .clientServerProtocolError: "clientServerProtocolError"
-        case .logFileError: "logFileError"
-        case .socketIOError: "socketIOError"
-        case .fileIOError: "fileIOError"
-        case .protocolStreamError: "protocolStreamError"
-        case .diagnosticsError: "diagnosticsError"
-        case .ipcError: "ipcError"
-        case .siblingCrashed: "siblingCrashed"
-        case .siblingTerminated: "siblingTerminated"
-        case .receivedSIGUSR1: "receivedSIGUSR1"
-        case .interrupted: "interrupted"
-        case .waitChildFailed: "waitChildFailed"
-        case .outOfMemory: "outOfMemory"
-        case .partialTransfer: "partialTransfer"
-        case .deleteLimitReached: "deleteLimitReached"
-        case .dataTimeout: "dataTimeout"
-        case .connectionTimeout: "connectionTimeout"
-        case .remoteShellFailed: "remoteShellFailed"
-        case .remoteShellKilled: "remoteShellKilled"
-        case .remoteCommandNotRunnable: "remoteCommandNotRunnable"
-        case .remoteCommandNotFound: "remoteCommandNotFound"
-        case .sshError: "sshError"
-        case .itemFailed: "itemFailed"
-        case .attemptFailed: "attemptFailed"
-        case .backendRetry: "backendRetry"
-        }
-    }
+    /// The code as engines spell it: the case's name.
+    public var description: String { Self.names[Int(self.rawValue)] }
+
+    /// Every case's name, in declaration order (the raw values count up from 0): a new case
+    /// goes at the end of both. ErrorClassTests checks the table's length and spot-checks names
+    /// across it, so a name left out shifts the rest and fails.
+    private static let names: [String] = [
+        "internalError", "partialFailure", "networkUnavailable", "networkFailure", "badContainer", "serviceUnavailable",
+        "requestRateLimited", "missingEntitlement", "notAuthenticated", "permissionFailure", "unknownItem", "invalidArguments",
+        "resultsTruncated", "serverRecordChanged", "serverRejectedRequest", "assetFileNotFound", "assetFileModified", "incompatibleVersion",
+        "constraintViolation", "operationCancelled", "changeTokenExpired", "batchRequestFailed", "zoneBusy", "badDatabase", "quotaExceeded",
+        "zoneNotFound", "limitExceeded", "userDeletedZone", "tooManyParticipants", "alreadyShared", "referenceViolation",
+        "managedAccountRestricted", "participantMayNeedVerification", "serverResponseLost", "assetNotAvailable",
+        "accountTemporarilyUnavailable", "participantAlreadyInvited", "unknown", "usageError", "uncategorizedError", "directoryNotFound",
+        "fileNotFound", "temporaryError", "noRetryError", "fatalError", "transferLimitExceeded", "noFilesTransferred", "fatal",
+        "incompleteSnapshot", "protocolIncompatibility", "fileSelectionError", "unsupportedAction", "clientServerProtocolError",
+        "logFileError", "socketIOError", "fileIOError", "protocolStreamError", "diagnosticsError", "ipcError", "siblingCrashed",
+        "siblingTerminated", "receivedSIGUSR1", "interrupted", "waitChildFailed", "outOfMemory", "partialTransfer", "deleteLimitReached",
+        "dataTimeout", "connectionTimeout", "remoteShellFailed", "remoteShellKilled", "remoteCommandNotRunnable", "remoteCommandNotFound",
+        "sshError", "itemFailed", "attemptFailed", "backendRetry",
+    ]
 
     /// The class of this code (docs/protocol.md, "Error classes"; the `wrap` codes: docs/wrap.md).
     public var errorClass: ErrorClass {

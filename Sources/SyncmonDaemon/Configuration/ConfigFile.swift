@@ -1,8 +1,9 @@
 import SyncmonCore
 
-/// The daemon's configuration file: `key = value` lines whose keys are the long flag names,
-/// `[engine NAME]` sections with per-engine stall thresholds, and `[source NAME]` sections with
-/// what a subscribe source needs besides its URL (`api-key-file`).
+/// The daemon's configuration file: `key = value` lines whose keys are the settings' keys
+/// (``DaemonSetting``, mostly the long flag names), then sections (``ConfigSection``):
+/// `[engine NAME]` with per-engine thresholds and who may report, `[source NAME]` with what a
+/// subscribe source needs besides its URL (`api-key-file`).
 ///
 /// ```
 /// # /etc/syncmon/syncmon.conf
@@ -15,8 +16,8 @@ import SyncmonCore
 /// no-recent-import-after = 6h
 /// ```
 ///
-/// Repeatable flags (`listen`, `subscribe`) may appear several times. Unknown keys are errors, so a
-/// typo never silently leaves a default in place.
+/// Repeatable keys (`listen`, `subscribe`) may appear several times. Unknown keys are errors, so a
+/// typo never silently leaves a default in place; the error suggests the nearest key.
 public enum ConfigFile {
     /// A line the parser could not accept.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -28,11 +29,10 @@ public enum ConfigFile {
     /// Applies the file's settings on top of `base`.
     public static func apply(_ text: String, to base: DaemonConfiguration) throws(ParseError) -> DaemonConfiguration {
         var configuration = base
-        var engine: String? = nil
-        /// The `[source NAME]` section the lines belong to, if any.
-        var source: String? = nil
-        var listen: [String] = []
-        var subscribe: [String] = []
+        var section = ConfigSection.global
+        var sectionName = ""
+        /// The lists this file has started: its first `listen` replaces the default list.
+        var started = Set<String>()
         // "\r\n" is a single Character in Swift: split on it too, or a CRLF file would be one line.
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (index, rawLine) in lines.enumerated() {
@@ -40,21 +40,8 @@ public enum ConfigFile {
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
-                guard line.hasSuffix("]") else { throw ParseError(line: number, message: "unterminated section header") }
-                let words = line.dropFirst().dropLast().split(separator: " ", omittingEmptySubsequences: true)
-                guard words.count == 2, words[0] == "engine" || words[0] == "source" else {
-                    throw ParseError(line: number, message: "sections are written [engine NAME] or [source NAME]")
-                }
-                let name = String(words[1])
-                if words[0] == "source" {
-                    guard SourceSpec.isValidName(name) else { throw ParseError(line: number, message: "invalid source name \(name)") }
-                    (engine, source) = (nil, name)
-                    configuration.sourceSettings[name] = configuration.sourceSettings[name] ?? SourceSettings()
-                    continue
-                }
-                guard EngineName.parse(name) != nil else { throw ParseError(line: number, message: "invalid engine name \(name)") }
-                (engine, source) = (name, nil)
-                configuration.engineThresholds[name, default: [:]] = configuration.engineThresholds[name] ?? [:]
+                (section, sectionName) = try Self.header(line, number: number)
+                section.open(&configuration, sectionName)
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else { throw ParseError(line: number, message: "expected key = value") }
@@ -62,86 +49,50 @@ public enum ConfigFile {
             var value = line[line.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
 
-            if let source {
-                switch key {
-                case "api-key-file":
-                    guard value.hasPrefix("/") else { throw ParseError(line: number, message: "api-key-file: an absolute path") }
-                    configuration.sourceSettings[source, default: SourceSettings()].apiKeyFile = value
-                case "unit", "phase", "database", "rules":
-                    var check = UnitTarget(unit: "check.service")
-                    do throws(SourceSpec.ParseError) {
-                        if key != "unit" { try check.set(key, value) { SourceSpec.ParseError(source: source, message: $0) } }
-                    } catch {
-                        throw ParseError(line: number, message: error.message)
-                    }
-                    configuration.sourceSettings[source, default: SourceSettings()].unitKeys[key] = value
-                    if key == "unit" { subscribe.append("\(source)=unit:\(value)") }
-                default:
-                    throw ParseError(line: number, message: "\(key) cannot be set per source (only api-key-file, unit, phase, database and rules can)")
-                }
-                continue
-            }
-            if let reason = StallReason.allCases.first(where: { Self.flag(for: $0) == key }) {
-                guard let span = DurationParser.parse(value) else {
-                    throw ParseError(line: number, message: "\(key): not a duration: \(value)")
-                }
-                if let engine {
-                    configuration.engineThresholds[engine, default: [:]][reason] = span
-                } else {
-                    configuration.thresholds[reason] = span
-                }
-                continue
-            }
-            if let engine, key == "allowed-users" || key == "allowed-groups" {
-                let isUsers = key == "allowed-users"
-                var policy = configuration.peerPolicies[engine] ?? PeerPolicy()
-                for name in value.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) {
-                    guard let id = isUsers ? AccountLookup.user(String(name)) : AccountLookup.group(String(name)) else {
-                        throw ParseError(line: number, message: "\(key): no \(isUsers ? "user" : "group") named \(name)")
-                    }
-                    if isUsers { policy.users.insert(id) } else { policy.groups.insert(id) }
-                }
-                configuration.peerPolicies[engine] = policy
-                continue
-            }
-            guard engine == nil else {
-                throw ParseError(
-                    line: number,
-                    message: "\(key) cannot be set per engine (only stall thresholds, allowed-users and allowed-groups can)"
-                )
-            }
-            switch key {
-            case "listen": listen.append(value)
-            case "events-socket": configuration.eventsSocket = value
-            case "subscribe": subscribe.append(value)
-            case "state-dir": configuration.stateDirectory = value
-            case "log-target": configuration.logTarget = value
-            case "log-level": configuration.logLevel = value
-            case "web-config-file": configuration.webConfigFile = value
-            case "max-engines":
-                guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-engines: not a positive number") }
-                configuration.maximumPairs = count
-            case "from-start":
-                switch value {
-                case "true", "yes", "1": configuration.subscribeFromStart = true
-                case "false", "no", "0": configuration.subscribeFromStart = false
-                default: throw ParseError(line: number, message: "from-start: expected true or false")
-                }
-            case "host-network":
-                guard let mode = HostNetworkMode(rawValue: value) else {
-                    throw ParseError(line: number, message: "host-network: expected auto, off, online or offline")
-                }
-                configuration.hostNetwork = mode
-            case "max-connections":
-                guard let count = Int(value), count > 0 else { throw ParseError(line: number, message: "max-connections: not a positive number") }
-                configuration.maximumConnections = count
-            default:
-                throw ParseError(line: number, message: "unknown setting \(key)")
+            let setting = try Self.setting(key, in: section, line: number)
+            if setting.isRepeatable, started.insert(setting.key).inserted { setting.clearList(in: &configuration) }
+            do {
+                try setting.assign(value, in: section, name: sectionName, to: &configuration)
+            } catch {
+                throw ParseError(line: number, message: "\(key): \(error.message)")
             }
         }
-        if !listen.isEmpty { configuration.listen = listen }
-        if !subscribe.isEmpty { configuration.subscribe = subscribe }
         return configuration
+    }
+
+    /// The section a header line opens, and its name.
+    private static func header(_ line: String, number: Int) throws(ParseError) -> (ConfigSection, String) {
+        guard line.hasSuffix("]") else { throw ParseError(line: number, message: "unterminated section header") }
+        let words = line.dropFirst().dropLast().split(separator: " ", omittingEmptySubsequences: true)
+        let kinds = ConfigSection.all.filter { $0.word != nil }
+        guard words.count == 2, let kind = kinds.first(where: { $0.word == String(words[0]) }) else {
+            let forms = kinds.map(\.description)
+            throw ParseError(line: number, message: "sections are written " + WordList.joined(forms))
+        }
+        let name = String(words[1])
+        if let refusal = kind.refuse(name) { throw ParseError(line: number, message: refusal) }
+        return (kind, name)
+    }
+
+    /// The setting `key` names, if it may be written in `section`; else an error saying where it
+    /// belongs or which key was likely meant.
+    private static func setting(_ key: String, in section: ConfigSection, line: Int) throws(ParseError) -> DaemonSetting {
+        let allowed = section.settings
+        if let setting = allowed.first(where: { $0.key == key }) { return setting }
+        let elsewhere = DaemonSetting.all.first { $0.key == key && !$0.sections.isEmpty }
+        var message: String
+        if section == .global {
+            message = "unknown setting \(key)"
+            if let elsewhere {
+                message += " here: it belongs in " + WordList.joined(elsewhere.sections.map(\.description)) + " sections"
+            }
+        } else {
+            message = "\(key) cannot be set \(section.refusalPlace) (only \(WordList.joined(allowed.map(\.key), "and")) can)"
+        }
+        if elsewhere == nil, let nearest = NearestName.nearest(to: key, in: allowed.map(\.key)) {
+            message += " (did you mean \(nearest)?)"
+        }
+        throw ParseError(line: line, message: message)
     }
 
     /// The flag (and file key) of a stall threshold: `not-syncing-after`, ….

@@ -1,11 +1,15 @@
+import Logging
 import SyncmonCore
+import SyncmonSystemd
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonWeb
 #endif
 
 /// Everything `syncmon daemon` runs with: built from defaults, then the configuration file, then
-/// the command-line flags (flags win).
+/// the command-line flags (flags win). Each setting's key, flag and parser are declared once in
+/// ``DaemonSetting``.
 public struct DaemonConfiguration: Sendable, Equatable {
     /// HTTP listen addresses (`host:port`; `[::1]:port` for IPv6).
     public var listen: [String] = ["127.0.0.1:9478"]
@@ -19,8 +23,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var stateDirectory: String
     /// The configuration file, when one is used (re-read on SIGHUP).
     public var configFile: String? = nil
-    public var logTarget: String = "auto"
-    public var logLevel: String = "info"
+    /// Where the log goes (`--log-target`).
+    public var logTarget = LogTarget.auto
+    /// The lowest level logged (`--log-level`); a reload applies it to the running logger.
+    public var logLevel = Logger.Level.info
     /// Global stall thresholds, per-engine overrides and the pair limit.
     public var thresholds = StallThresholds.defaults
     /// Per-engine thresholds: only the reasons an engine's section sets; the rest follow the
@@ -74,6 +80,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         }
     }
 
+    /// The defaults as the reference shows them: root's, outside systemd.
+    public static let reference = DaemonConfiguration(environment: [:], isRoot: true)
+
     /// The process environment as a dictionary.
     public static var processEnvironment: [String: String] {
         var result: [String: String] = [:]
@@ -103,7 +112,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
             maximumPairs: self.maximumPairs,
             // Every cycle of every engine is logged at debug only: produce those changes only
             // when they will be written.
-            reportsCycles: self.logLevel == "debug" || self.logLevel == "trace"
+            reportsCycles: self.logLevel <= .debug
         )
         for (engine, policy) in self.peerPolicies {
             guard let name = InlineName(engine) else { continue }

@@ -1,14 +1,16 @@
 import Logging
 import ServiceLifecycle
 import SyncmonSystemd
+import SyncmonWeb
 import UnixSignals
 
 /// Re-reads the configuration on SIGHUP (docs/operations.md#systemd): `RELOADING=1`, apply, `READY=1`.
 ///
-/// Stall thresholds, the pair limit and the web configuration (certificates, users, headers:
-/// for connections and requests from then on) apply at once; listen addresses, socket paths, sources,
-/// logging and the connection limit are set up at start, so a change to them is logged as
-/// needing a restart.
+/// What a reload does with each setting is declared with it (``DaemonSetting/reload``): stall
+/// thresholds, the pair limit, who may report and the log level apply at once; the web
+/// configuration (certificates, users, headers) to connections and requests from then on; the
+/// settings set up at start (addresses, paths, sources, the log target) are named in the log as
+/// taking a restart.
 public struct ReloadService: Service {
     let load: @Sendable () throws -> DaemonConfiguration
     let running: DaemonConfiguration
@@ -16,6 +18,8 @@ public struct ReloadService: Service {
     let notify: SystemdNotifyService
     /// The listeners' web configuration: replaced on a good reload, kept on a bad one.
     let web: WebSecurityHolder?
+    /// The running loggers' level, shared by every handler; nil leaves it alone.
+    let logLevel: SharedLogLevel?
     let logger: Logger
 
     public init(
@@ -24,8 +28,10 @@ public struct ReloadService: Service {
         store: MonitorStore,
         notify: SystemdNotifyService,
         web: WebSecurityHolder? = nil,
+        logLevel: SharedLogLevel? = nil,
         logger: Logger
     ) {
+        self.logLevel = logLevel
         self.load = load
         self.running = running
         self.store = store
@@ -50,16 +56,9 @@ public struct ReloadService: Service {
             // The web configuration (certificates, users, headers) applies to new connections
             // and requests at once: certificate rotation needs no restart.
             self.web?.replace(configuration.web)
+            self.logLevel?.level = configuration.logLevel
             // What is bound or set up at start only applies after a restart; say which.
-            var needsRestart: [String] = []
-            if configuration.listen != self.running.listen { needsRestart.append("listen") }
-            if configuration.eventsSocket != self.running.eventsSocket { needsRestart.append("events-socket") }
-            if configuration.stateDirectory != self.running.stateDirectory { needsRestart.append("state-dir") }
-            if configuration.subscribe != self.running.subscribe { needsRestart.append("subscribe") }
-            if configuration.logTarget != self.running.logTarget { needsRestart.append("log-target") }
-            if configuration.logLevel != self.running.logLevel { needsRestart.append("log-level") }
-            if configuration.maximumConnections != self.running.maximumConnections { needsRestart.append("max-connections") }
-            if configuration.hostNetwork != self.running.hostNetwork { needsRestart.append("host-network") }
+            let needsRestart = Self.needingRestart(configuration, running: self.running)
             self.logger.notice(
                 needsRestart.isEmpty
                     ? "configuration reloaded"
@@ -68,6 +67,7 @@ public struct ReloadService: Service {
                     SyncmonMetadataKey.messageID: MessageID.configurationReloaded.metadataValue,
                     SyncmonMetadataKey.configPath: "\(configuration.configFile ?? "-")",
                     "syncmon.web_config": "\(configuration.webConfigFile ?? "-")",
+                    "syncmon.log_level": "\(configuration.logLevel)",
                 ]
             )
         } catch {
@@ -76,5 +76,10 @@ public struct ReloadService: Service {
                 metadata: [SyncmonMetadataKey.configPath: "\(self.running.configFile ?? "-")", "syncmon.reason": "\(error)"]
             )
         }
+    }
+
+    /// The keys of the settings that changed from `running` but only apply after a restart.
+    public static func needingRestart(_ configuration: DaemonConfiguration, running: DaemonConfiguration) -> [String] {
+        DaemonSetting.all.filter { $0.reload == .restart && $0.differs(configuration, running) }.map(\.key)
     }
 }

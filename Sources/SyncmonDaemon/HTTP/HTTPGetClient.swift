@@ -6,6 +6,7 @@ import NIOSSL
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonWeb
 #endif
 
 /// HTTP(S) GETs with what talking to a syncmon (or any exporter) behind a web configuration

@@ -9,6 +9,8 @@ import SyncmonCore
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonWeb
+import SyncmonGzip
 #endif
 
 /// The HTTP listener (`--listen`, docs/configuration.md): `/`, `/metrics`, `/healthz`, `/api/v1/status`.

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import SyncmonGzip
 
 /// Sends a `/metrics` body from the thread that renders it: gzips it when asked, gathers the
 /// output into pieces, and keeps at most two pieces in flight.

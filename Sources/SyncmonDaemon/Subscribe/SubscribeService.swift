@@ -22,7 +22,7 @@ public struct SubscribeService: Service {
     ) throws -> (services: [SubscribeService], registry: SourceRegistry) {
         let specs: [SourceSpec]
         do {
-            specs = try SourceSpec.parseAll(configuration.subscribe)
+            specs = try SourceSpec.parseAll(configuration.subscribeWithSections)
         } catch {
             throw DaemonError(error.description)
         }

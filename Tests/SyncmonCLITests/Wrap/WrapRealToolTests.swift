@@ -88,12 +88,12 @@ struct WrapRealToolTests {
 
         // Data moves for longer than the threshold: never a stall.
         var seen: Set<String> = []
-        while clock.now - start < .seconds(4) {
-            let rows = try daemon.status()
-            seen.insert(rows[key]?["summary"] as? String ?? "?")
-            try await Task.sleep(for: .milliseconds(200))
+        let moving = try await Polling.holds(for: .seconds(4), interval: .milliseconds(200)) {
+            let now = try daemon.status()[key]?["summary"] as? String ?? "?"
+            seen.insert(now)
+            return now == "in_progress"
         }
-        #expect(seen == ["in_progress"], "while data moved: \(seen)\n\(context())")
+        #expect(moving, "while data moved: \(seen)\n\(context())")
 
         // The server stops: no_progress once the buffers are full and the threshold has passed.
         job.server.signal(SIGSTOP)
@@ -102,7 +102,8 @@ struct WrapRealToolTests {
         let stallAfter = clock.now - stopped
         #expect(stalled.met, "no stall while the server was stopped: \(stalled.rows[key] ?? [:])\n\(context())")
         #expect(stalled.rows[key]?["up"] as? Bool == true, "heartbeats keep the engine up")
-        try await Task.sleep(for: .seconds(1))
+        #expect(
+            try await Polling.holds(for: .seconds(1)) { stalls(try daemon.status(), key) == ["no_progress"] }, "the stall holds while the server is stopped")
 
         // The server continues: the stall clears with the first progress.
         job.server.signal(SIGCONT)
@@ -139,7 +140,7 @@ struct WrapRealToolTests {
         let wrap = try Self.wrap("killed", command, daemon: daemon, in: test)
         let running = await daemon.waitForStatus(timeout: .seconds(15)) { phaseState($0, key, "export") == "in_progress" }
         try #require(running.met)
-        try await Task.sleep(for: .seconds(2))
+        #expect(try await Polling.holds(for: .seconds(2)) { summary(try daemon.status(), key) == "in_progress" })
         let clock = ContinuousClock()
         let orphans = wrap.descendants()
         let killedAt = clock.now
@@ -237,14 +238,13 @@ struct WrapRealToolTests {
         let writer = try Self.wrap("writer", ["sh", "-c", script], daemon: daemon, in: test)
         let key = "writer/private"
         try #require(await daemon.waitForStatus(timeout: .seconds(15)) { phaseState($0, key, "export") == "in_progress" }.met)
-        let clock = ContinuousClock()
-        let start = clock.now
         var seen: Set<String> = []
-        while clock.now - start < .seconds(4) {
-            seen.insert(summary(try daemon.status(), key) ?? "?")
-            try await Task.sleep(for: .milliseconds(200))
+        let writing = try await Polling.holds(for: .seconds(4), interval: .milliseconds(200)) {
+            let now = summary(try daemon.status(), key) ?? "?"
+            seen.insert(now)
+            return now == "in_progress"
         }
-        #expect(seen == ["in_progress"], "while writing: \(seen)")
+        #expect(writing, "while writing: \(seen)")
         let quiet = await daemon.waitForStatus(timeout: .seconds(10)) { stalls($0, key) == ["no_progress"] }
         #expect(quiet.met, "\(quiet.rows[key] ?? [:])")
         #expect(await writer.waitForExit(timeout: .seconds(20)) == 0)

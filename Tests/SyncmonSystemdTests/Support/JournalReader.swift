@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonTestSupport
 
 /// Reads entries back from the journal with `journalctl -o json`, to check what journald actually stored.
 enum JournalReader {
@@ -46,14 +47,11 @@ enum JournalReader {
         _ matchValue: String,
         fields: [String]
     ) async throws -> [[String: [String]]] {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
+        let enough = try await Polling.value(interval: .milliseconds(100)) {
             let entries = try Self.entries(matching: matchField, matchValue, fields: fields)
-            if entries.count >= count || ContinuousClock.now >= deadline {
-                return entries
-            }
-            try await Task.sleep(for: .milliseconds(100))
+            return entries.count >= count ? entries : nil
         }
+        return try enough ?? Self.entries(matching: matchField, matchValue, fields: fields)
     }
 
     /// One field's values from journalctl's JSON: a string, an array of bytes for values that are not printable

@@ -71,7 +71,7 @@ public final class WebSecurity: Sendable, Equatable {
 
     /// The server handler for one new connection, verifying client certificates as
     /// `client_auth_type` says.
-    func makeServerHandler() -> NIOSSLServerHandler? {
+    package func makeServerHandler() -> NIOSSLServerHandler? {
         guard let context = self.tlsContext else { return nil }
         if self.configuration.tls?.clientAuth == .requireAny {
             // A certificate must be presented; which CA signed it is not asked.
@@ -81,8 +81,8 @@ public final class WebSecurity: Sendable, Equatable {
     }
 
     /// A reason, without the file name (``LoadError`` adds it).
-    struct Failure: Error {
-        var reason: String
+    package struct Failure: Error {
+        package var reason: String
     }
 
     private static func makeContext(_ tls: WebConfiguration.TLSServer) throws(Failure) -> NIOSSLContext {
@@ -161,7 +161,7 @@ public final class WebSecurity: Sendable, Equatable {
     }
 
     /// A whole (small) file; the error names errno's reason.
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String) throws(Failure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncmonDaemon
+@testable import SyncmonWeb
 
 /// basic_auth_users: bcrypt through the system's libcrypt against hashes made by htpasswd
 /// (`$2y$`) and Python's crypt (`$2b$`, `$2a$`), the header parser and the cache.

@@ -1,4 +1,4 @@
-import SyncmonDaemon
+import SyncmonWeb
 import Testing
 
 /// A text a web configuration parser must refuse, with the line the refusal names and words its

@@ -1,7 +1,7 @@
 import SyncmonTestSupport
 import Testing
 
-@testable import SyncmonDaemon
+@testable import SyncmonGzip
 
 /// gzip for the streamed `/metrics`: negotiation and the compressor itself, without sockets.
 @Suite("gzip")

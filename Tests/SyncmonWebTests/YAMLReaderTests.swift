@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncmonDaemon
+@testable import SyncmonWeb
 
 /// The YAML reader behind `--web.config.file` (docs/configuration.md, "Web configuration"): the
 /// part of YAML such files use, read as YAML 1.2 reads it, and everything else refused with a

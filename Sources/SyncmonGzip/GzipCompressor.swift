@@ -9,13 +9,13 @@ import CZlib
 /// ~25 ms against ~77 ms on one core).
 ///
 /// Not thread-safe: one stream, one rendering thread.
-final class GzipCompressor {
+package final class GzipCompressor {
     /// zlib keeps a pointer back to its `z_stream`, so it lives at a fixed address.
     private let stream: UnsafeMutablePointer<z_stream>
     private var output: [UInt8]
 
     /// - Parameter level: zlib's compression level, 1 (fastest) to 9.
-    init(level: Int32 = 1, outputSize: Int = 64 * 1024) {
+    package init(level: Int32 = 1, outputSize: Int = 64 * 1024) {
         self.stream = .allocate(capacity: 1)
         self.stream.initialize(to: z_stream())
         self.output = [UInt8](repeating: 0, count: outputSize)
@@ -34,7 +34,7 @@ final class GzipCompressor {
 
     /// Compresses `input`, lending the compressed bytes to `sink` as they come out (they are
     /// valid during the call only). With `finish`, ends the stream: nothing may follow.
-    func compress(_ input: UnsafeRawBufferPointer, finish: Bool = false, sink: (UnsafeRawBufferPointer) -> Void) {
+    package func compress(_ input: UnsafeRawBufferPointer, finish: Bool = false, sink: (UnsafeRawBufferPointer) -> Void) {
         self.stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
         self.stream.pointee.avail_in = uInt(input.count)
         let flush = finish ? Z_FINISH : Z_NO_FLUSH
@@ -56,7 +56,7 @@ final class GzipCompressor {
     }
 
     /// `bytes` as one gzip stream, for a response written whole.
-    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+    package static func gzip(_ bytes: [UInt8]) -> [UInt8] {
         let compressor = GzipCompressor()
         var output: [UInt8] = []
         bytes.withUnsafeBytes { input in
@@ -66,7 +66,7 @@ final class GzipCompressor {
     }
 
     /// Ends the stream, lending the last bytes and the gzip trailer to `sink`.
-    func finish(sink: (UnsafeRawBufferPointer) -> Void) {
+    package func finish(sink: (UnsafeRawBufferPointer) -> Void) {
         self.compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true, sink: sink)
     }
 }

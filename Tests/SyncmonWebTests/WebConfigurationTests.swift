@@ -1,5 +1,5 @@
 import Foundation
-import SyncmonDaemon
+import SyncmonWeb
 import Testing
 
 /// The web configuration parser (docs/configuration.md, "Web configuration"): exporter-toolkit's

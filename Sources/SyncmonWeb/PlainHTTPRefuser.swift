@@ -4,13 +4,15 @@ import NIOCore
 /// (and so node_exporter) do, instead of a TLS alert nobody can read. Looks at the first byte
 /// only: a TLS connection starts with a handshake record (0x16), an HTTP request with a
 /// capital letter. Then it steps out of the pipeline.
-final class PlainHTTPRefuser: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+package final class PlainHTTPRefuser: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
 
-    static let answer = "HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
+    package init() {}
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package static let answer = "HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = self.unwrapInboundIn(data)
         guard let first = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else {
             context.fireChannelRead(data)

@@ -29,6 +29,16 @@ extension WebConfiguration {
     /// `sectionLine` is the line of the `tls_server_config:` key, named by refusals of the section
     /// as a whole (a missing key, settings that contradict each other).
     private static func tlsServer(_ node: YAMLNode, sectionLine: Int, directory: String) throws(ParseError) -> TLSServer? {
+        var section = TLSServerSection(directory: directory)
+        for (keyNode, value) in try Self.mapping(node, in: "tls_server_config") {
+            try section.read(keyNode, value)
+        }
+        return try section.server(sectionLine: sectionLine)
+    }
+
+    /// What a `tls_server_config:` section says, read key by key, then checked as a whole.
+    private struct TLSServerSection {
+        let directory: String
         var certificate: PEMSource? = nil
         var key: PEMSource? = nil
         var clientCA: PEMSource? = nil
@@ -37,87 +47,95 @@ extension WebConfiguration {
         var maximum = TLSVersion.tls13
         var ciphers: [CipherSuite] = []
         var curves: [Curve] = []
-        func pem(_ current: PEMSource?, _ new: PEMSource, _ key: YAMLNode, _ names: String) throws(ParseError) -> PEMSource? {
-            // Go takes the file when both are given; one of the two is a mistake worth naming.
-            guard current == nil else { throw ParseError(line: key.line, "tls_server_config: set only one of \(names)") }
-            switch new {
-            case .file(let path): return path.isEmpty ? nil : .file(Self.resolve(path, in: directory))
-            case .inline(let text): return text.isEmpty ? nil : new
-            }
-        }
-        for (keyNode, value) in try Self.mapping(node, in: "tls_server_config") {
-            let name = try Self.key(keyNode)
+
+        /// Takes one key of the section.
+        mutating func read(_ keyNode: YAMLNode, _ value: YAMLNode) throws(ParseError) {
+            let name = try WebConfiguration.key(keyNode)
             let line = keyNode.line
             switch name {
-            case "cert_file": certificate = try pem(certificate, .file(try Self.string(value, name)), keyNode, "cert and cert_file")
-            case "cert": certificate = try pem(certificate, .inline(try Self.string(value, name)), keyNode, "cert and cert_file")
-            case "key_file": key = try pem(key, .file(try Self.string(value, name)), keyNode, "key and key_file")
-            case "key": key = try pem(key, .inline(try Self.string(value, name)), keyNode, "key and key_file")
-            case "client_ca_file": clientCA = try pem(clientCA, .file(try Self.string(value, name)), keyNode, "client_ca and client_ca_file")
-            case "client_ca": clientCA = try pem(clientCA, .inline(try Self.string(value, name)), keyNode, "client_ca and client_ca_file")
-            case "client_auth_type": clientAuthText = try Self.string(value, name)
+            case "cert_file", "cert":
+                self.certificate = try self.pem(self.certificate, name, value, keyNode, "cert and cert_file")
+            case "key_file", "key":
+                self.key = try self.pem(self.key, name, value, keyNode, "key and key_file")
+            case "client_ca_file", "client_ca":
+                self.clientCA = try self.pem(self.clientCA, name, value, keyNode, "client_ca and client_ca_file")
+            case "client_auth_type": self.clientAuthText = try WebConfiguration.string(value, name)
             case "min_version", "max_version":
-                let text = try Self.string(value, name)
+                let text = try WebConfiguration.string(value, name)
                 guard let version = TLSVersion(rawValue: text) else {
                     throw ParseError(line: line, "\(name): unknown TLS version \(text) (expected TLS10, TLS11, TLS12 or TLS13)")
                 }
-                if name == "min_version" { minimum = version } else { maximum = version }
+                if name == "min_version" { self.minimum = version } else { self.maximum = version }
             case "cipher_suites":
-                for item in try Self.strings(value, name) {
+                for item in try WebConfiguration.strings(value, name) {
                     guard let suite = CipherSuite.known.first(where: { $0.name == item.text }) else {
                         throw ParseError(line: item.line, "cipher_suites: unknown cipher: \(item.text)")
                     }
-                    ciphers.append(suite)
+                    self.ciphers.append(suite)
                 }
             case "curve_preferences":
-                for item in try Self.strings(value, name) {
+                for item in try WebConfiguration.strings(value, name) {
                     guard let curve = Curve(rawValue: item.text) else {
                         throw ParseError(line: item.line, "curve_preferences: unknown curve: \(item.text) (expected CurveP256, CurveP384, CurveP521 or X25519)")
                     }
-                    curves.append(curve)
+                    self.curves.append(curve)
                 }
             case "prefer_server_cipher_suites":
                 // The server's order is always preferred here; the key is accepted for files
                 // written for exporter-toolkit.
-                _ = try Self.bool(value, name)
+                _ = try WebConfiguration.bool(value, name)
             case "client_allowed_sans":
                 throw ParseError(line: line, "client_allowed_sans is not supported by syncmon; use a client CA that issues only the allowed clients")
             default:
                 throw ParseError(line: line, "unknown key \(name) in tls_server_config")
             }
         }
-        let line = sectionLine
-        let clientAuth: ClientAuth
-        if let clientAuthText {
-            guard let parsed = ClientAuth.parse(clientAuthText) else {
+
+        /// A PEM key (`…_file` names a file, the bare name holds the text), where `current` is
+        /// what the section said before: Go takes the file when both are given; one of the two
+        /// is a mistake worth naming.
+        private func pem(_ current: PEMSource?, _ name: String, _ value: YAMLNode, _ keyNode: YAMLNode, _ names: String) throws(ParseError)
+            -> PEMSource?
+        {
+            let text = try WebConfiguration.string(value, name)
+            guard current == nil else { throw ParseError(line: keyNode.line, "tls_server_config: set only one of \(names)") }
+            if text.isEmpty { return nil }
+            return name.hasSuffix("_file") ? .file(WebConfiguration.resolve(text, in: self.directory)) : .inline(text)
+        }
+
+        /// The section checked as a whole; nil when it turns nothing on (exporter-toolkit's
+        /// IsEnabled: the server stays plain HTTP).
+        func server(sectionLine line: Int) throws(ParseError) -> TLSServer? {
+            var clientAuth = ClientAuth.none
+            if let clientAuthText = self.clientAuthText {
+                guard let parsed = ClientAuth.parse(clientAuthText) else {
+                    throw ParseError(
+                        line: line,
+                        "invalid client_auth_type \(clientAuthText) (expected NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven or RequireAndVerifyClientCert)"
+                    )
+                }
+                clientAuth = parsed
+            }
+            guard self.certificate != nil || self.key != nil || self.clientCA != nil || !(self.clientAuthText ?? "").isEmpty else { return nil }
+            guard let certificate = self.certificate else { throw ParseError(line: line, "tls_server_config: missing one of cert or cert_file") }
+            guard let key = self.key else { throw ParseError(line: line, "tls_server_config: missing one of key or key_file") }
+            if self.clientCA != nil, clientAuth == .none || clientAuth == .request {
                 throw ParseError(
                     line: line,
-                    "invalid client_auth_type \(clientAuthText) (expected NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven or RequireAndVerifyClientCert)"
-                )
+                    "tls_server_config: a client CA is set but client_auth_type does not verify client certificates (use RequireAndVerifyClientCert)")
             }
-            clientAuth = parsed
-        } else {
-            clientAuth = .none
+            guard self.minimum <= self.maximum else {
+                throw ParseError(line: line, "tls_server_config: min_version \(self.minimum.rawValue) is above max_version \(self.maximum.rawValue)")
+            }
+            var tls = TLSServer(certificate: certificate, key: key)
+            tls.clientAuth = clientAuth
+            tls.clientCA = self.clientCA
+            tls.minimumVersion = self.minimum
+            tls.maximumVersion = self.maximum
+            tls.cipherSuites = self.ciphers
+            tls.curves = self.curves
+            return tls
         }
-        // exporter-toolkit's IsEnabled: without any of these, the server stays plain HTTP.
-        guard certificate != nil || key != nil || clientCA != nil || !(clientAuthText ?? "").isEmpty else { return nil }
-        guard let certificate else { throw ParseError(line: line, "tls_server_config: missing one of cert or cert_file") }
-        guard let key else { throw ParseError(line: line, "tls_server_config: missing one of key or key_file") }
-        if clientCA != nil, clientAuth == .none || clientAuth == .request {
-            throw ParseError(
-                line: line, "tls_server_config: a client CA is set but client_auth_type does not verify client certificates (use RequireAndVerifyClientCert)")
-        }
-        guard minimum <= maximum else {
-            throw ParseError(line: line, "tls_server_config: min_version \(minimum.rawValue) is above max_version \(maximum.rawValue)")
-        }
-        var tls = TLSServer(certificate: certificate, key: key)
-        tls.clientAuth = clientAuth
-        tls.clientCA = clientCA
-        tls.minimumVersion = minimum
-        tls.maximumVersion = maximum
-        tls.cipherSuites = ciphers
-        tls.curves = curves
-        return tls
     }
 
     private static func httpServer(_ node: YAMLNode) throws(ParseError) -> [String: String] {
