@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SyncmonWeb", targets: ["SyncmonWeb"]),
         .library(name: "SyncmonGzip", targets: ["SyncmonGzip"]),
         .library(name: "SyncmonExposition", targets: ["SyncmonExposition"]),
+        .library(name: "SyncmonRules", targets: ["SyncmonRules"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +46,15 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // PCRE2 (8-bit): the journal rules' expressions, with a bounded match time (SPEC §10.4).
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        // Journal rules: rules files and the shipped packs parsed, checked and matched. Pure: lines in,
+        // event lines out; no I/O.
+        .target(name: "SyncmonRules", dependencies: ["CPCRE2", "SyncmonCore"]),
         // glibc's heap controls (<malloc.h>: mallopt, malloc_trim), which the Glibc module
         // leaves out.
         .systemLibrary(name: "CMalloc"),
@@ -115,6 +125,7 @@ let package = Package(
                 "SyncmonExposition",
                 "SyncmonGzip",
                 "SyncmonLock",
+                "SyncmonRules",
                 "SyncmonSystemd",
                 "SyncmonWeb",
                 .product(name: "Logging", package: "swift-log"),
@@ -135,6 +146,7 @@ let package = Package(
                 "SyncmonClient",
                 "SyncmonCore",
                 "SyncmonDaemon",
+                "SyncmonRules",
                 "SyncmonSimulation",
                 "SyncmonSockets",
                 "SyncmonSystemd",
@@ -146,12 +158,13 @@ let package = Package(
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
         .executableTarget(
             name: "SyncmonBenchmark",
-            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonSockets"]
+            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonRules", "SyncmonSockets"]
         ),
         // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore", "SyncmonSockets"]),
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonAdaptersTests", dependencies: ["SyncmonAdapters", "SyncmonCore"]),
+        .testTarget(name: "SyncmonRulesTests", dependencies: ["SyncmonRules", "SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition", "SyncmonLock"]),
         .testTarget(
             name: "SyncmonClientTests",

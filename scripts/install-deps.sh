@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what syncmon needs from Debian 12's packages. Idempotent: only what is missing.
 #   scripts/install-deps.sh          what building and running needs (libsystemd-dev, zlib1g-dev,
-#                                    libcrypt-dev: bcrypt for basic_auth_users)
+#                                    libcrypt-dev: bcrypt for basic_auth_users; libpcre2-dev: the
+#                                    journal rules' expressions)
 #   scripts/install-deps.sh --test   plus the real components the tests run against:
 #                                    promtool and prometheus (prometheus), systemd-journald,
 #                                    journalctl and systemd-analyze (systemd), logger
@@ -19,17 +20,20 @@
 #                                    test needs is listed here. The Debian package
 #                                    (scripts/package-deb.sh, scripts/test-package.sh): dpkg-dev
 #                                    (dpkg-shlibdeps), lintian; the alerts end to end
-#                                    (scripts/test-alerts.sh): prometheus-alertmanager.
+#                                    (scripts/test-alerts.sh): prometheus-alertmanager; unit: sources
+#                                    (scripts/test-units-e2e.sh): dbus, unison, lsyncd.
 #   scripts/install-deps.sh --package  plus dpkg-dev, which scripts/package-deb.sh needs
 #   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
 set -euo pipefail
 
-packages=(libsystemd-dev zlib1g-dev libcrypt-dev pkg-config)
+packages=(libsystemd-dev zlib1g-dev libcrypt-dev libpcre2-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
     packages+=(systemd prometheus bsdutils gzip python3 python3-prometheus-client python3-yaml curl iproute2 syncthing jq rclone restic rsync openssl)
     # The Debian package and the alerts end to end (scripts/test-package.sh, scripts/test-alerts.sh).
     packages+=(dpkg-dev lintian prometheus-alertmanager)
     packages+=(victoria-metrics)  # scripts/test-fleet.sh: the remote-write store
+    # unit: sources end to end (scripts/test-units-e2e.sh): the system bus and the services watched.
+    packages+=(dbus unison lsyncd)
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

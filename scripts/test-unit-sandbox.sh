@@ -12,6 +12,8 @@
 #     RestrictAddressFamilies=, ProtectProc=invisible … — with a seccomp filter on MainPID;
 #   - /metrics (process_* too, and the host network view through rtnetlink) and `syncmon status`
 #     work; `systemctl reload` works;
+#   - a unit: source works under that hardening: systemd's signals over the system bus, and the
+#     watched unit's journal read (SupplementaryGroups=systemd-journal), its lines through a pack;
 #   - with WatchdogSec=3s it lives through several watchdog periods without being restarted;
 #   - a second daemon started by hand exits 73 (state directory, then socket) and the service
 #     still hears its engines;
@@ -78,7 +80,12 @@ fi
 cat >"$work/files/units/syncmon.service.d/test.conf" <<EOF
 [Service]
 ExecStart=
-ExecStart=/usr/local/bin/syncmon daemon --listen 127.0.0.1:$port
+ExecStart=/usr/local/bin/syncmon daemon --listen 127.0.0.1:$port --subscribe 'talker=unit:talker.service?rules=unison'
+EOF
+# A unit: source under the hardened unit (docs/systemd-units.md): the system bus and the journal.
+cat >"$work/files/units/talker.service" <<'EOF'
+[Service]
+ExecStart=/bin/sh -c 'while :; do echo "Looking for changes"; sleep 1; done'
 EOF
 cat >"$work/files/mdwe-probe.py" <<'EOF'
 import ctypes
@@ -98,7 +105,7 @@ MemoryDenyWriteExecute=$([ $probe = on ] && echo yes || echo no)
 EOF
 done
 wanted=systemd-journald.socket
-[ "$mode" = package ] || wanted="$wanted syncmon.socket"
+[ "$mode" = package ] || wanted="$wanted syncmon.socket dbus.socket"
 cat >"$work/files/units/syncmon-test.target" <<EOF
 [Unit]
 Description=syncmon sandbox test
@@ -139,7 +146,7 @@ for unit in /lib/systemd/system/sysinit.target.wants/* systemd-remount-fs.servic
     case "\$name" in systemd-journald.service|systemd-sysusers.service) continue ;; esac
     ln -sf /dev/null "\$R/etc/systemd/system/\$name"
 done
-cp "\$W/files/units/syncmon-test.target" "\$W/files/units/mdwe-on.service" "\$W/files/units/mdwe-off.service" "\$R/etc/systemd/system/"
+cp "\$W/files/units/syncmon-test.target" "\$W/files/units/mdwe-on.service" "\$W/files/units/mdwe-off.service" "\$W/files/units/talker.service" "\$R/etc/systemd/system/"
 cp "\$W/files/mdwe-probe.py" "\$R/usr/local/bin/"
 if [ "$mode" = units ]; then
     cp "\$W/files/units/syncmon.service" "\$W/files/units/syncmon.socket" "\$R/etc/systemd/system/"
@@ -205,6 +212,10 @@ at_least() { local value; value=$(received); [ -n "$value" ] && [ "$value" -ge "
 if [ "$mode" = package ]; then return 0; fi
 
 wait_for 20 in_ns systemctl is-active --quiet syncmon.socket || fail "syncmon.socket not active"
+# What systemd-tmpfiles-setup.service (masked here with the rest of sysinit) does on a real host:
+# the journal belongs to the group systemd-journal, which the unit's SupplementaryGroups= joins.
+in_ns journalctl --flush >/dev/null 2>&1 || true
+in_ns systemd-tmpfiles --create --prefix=/run/log/journal --prefix=/var/log/journal >/dev/null 2>&1 || true
 owner=$(in_ns stat -c '%U:%G %a' /run/syncmon/events.sock)
 [ "$owner" = "root:syncmon 660" ] || fail "events.sock is $owner, want root:syncmon 660"
 echo "ok: syncmon.socket listening; /run/syncmon/events.sock is $owner"
@@ -250,6 +261,13 @@ grep -q '^syncmon_status{.*status="succeeded"} 1' "$work/metrics.txt" || fail "s
 # The sandbox lets rtnetlink through (AF_NETLINK in RestrictAddressFamilies=): the host view is followed.
 grep -q '^syncmon_host_network_up [01]$' "$work/metrics.txt" || fail "syncmon_host_network_up absent: rtnetlink blocked by the sandbox"
 echo "ok: /metrics (summary succeeded, process_* read) and syncmon status served"
+in_ns systemctl start talker.service || fail "talker.service"
+talker_read() {
+    curl -fsS "http://127.0.0.1:$port/metrics" |
+        grep -q '^syncmon_phase_state{engine="talker",database="default",phase="import",state="in_progress"} 1'
+}
+wait_for 20 talker_read || fail "unit: source: talker.service's journal not read through the bus and sd-journal under the hardening"
+echo "ok: a unit: source under the hardening: the system bus reached, the watched unit's journal read"
 
 # libdispatch logs "Failed to set thread priority … errno=13" once (EACCES: raising a thread's
 # priority needs CAP_SYS_NICE, as for any unprivileged process); errno=1 (EPERM) would mean the

@@ -61,6 +61,9 @@ scripts/syncthing/test-syncthing.sh
 # The canary on the same pair: deaf watcher caught, stopped peer never late, one-way rsync,
 # hostile peer files (about 2.5 minutes; docs/canary.md).
 scripts/syncthing/test-canary.sh
+# unit: sources under systemd 252 in the sandbox: unison, lsyncd, a timer's rsync, a crash loop,
+# SIGKILL, a missing unit, a broken rules file (about 1 minute).
+scripts/test-units-e2e.sh
 # --- Reliability (docs/operations.md, "Reliability"; docs/soak.md) -------------------------------
 # Faults injected into the real daemon (about 1.5 minutes; root: private tmpfs and journald in a
 # mount namespace), then the CI soak: a simulated fleet's day through replay and through a live

@@ -1,2 +1,3 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
+#include <systemd/sd-bus.h>

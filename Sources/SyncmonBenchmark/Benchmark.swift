@@ -19,7 +19,7 @@ import Glibc
 struct Benchmark {
     static func main() throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        // `--only SECTION` runs one section (decode, replay, render, daemon, latency): handy
+        // `--only SECTION` runs one section (decode, replay, render, daemon, latency, rules): handy
         // while profiling one figure.
         var only: String?
         if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
@@ -37,6 +37,7 @@ struct Benchmark {
         if selected("render") { Self.renderMetrics() }
         if selected("daemon") { try Self.daemon(binary: binary, events: replayLines) }
         if selected("latency") { try Self.latency(binary: binary) }
+        if selected("rules") { try Self.rules(lines: 200_000) }
     }
 
     /// Decode + apply, best of three passes over the same lines (a warm steady state).

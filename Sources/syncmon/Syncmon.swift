@@ -12,7 +12,10 @@ struct Syncmon: AsyncParsableCommand {
             engine and database, and decides when sync has silently stopped.
             """,
         version: SyncmonVersion.version,
-        subcommands: [DaemonCommand.self, StatusCommand.self, EmitCommand.self, WrapCommand.self, ForgetCommand.self, ReplayCommand.self, SimulateCommand.self]
+        subcommands: [
+            DaemonCommand.self, StatusCommand.self, EmitCommand.self, WrapCommand.self, ForgetCommand.self, ReplayCommand.self,
+            SimulateCommand.self, RulesCommand.self,
+        ]
     )
 }
 

@@ -228,7 +228,10 @@ struct ConfigFileTests {
             ("max-connections = many\n", 1, #"max-connections: "many" is not a positive number"#),
             ("no-progres-after = 5m\n", 1, "unknown setting no-progres-after (did you mean no-progress-after?)"),
             ("[engine a]\nallowed-user = root\n", 2, "(did you mean allowed-users?)"),
-            ("[source a]\napi-key = /k\n", 2, "api-key cannot be set per source (only api-key-file can) (did you mean api-key-file?)"),
+            (
+                "[source a]\napi-key = /k\n", 2,
+                "api-key cannot be set per source (only api-key-file, unit, phase, database and rules can) (did you mean api-key-file?)"
+            ),
             ("lisen = 127.0.0.1:1\n", 1, "unknown setting lisen (did you mean listen?)"),
             ("frobnicate = 1\n", 1, "unknown setting frobnicate"),
             ("listen =\n", 1, "listen: empty; write host:port"),

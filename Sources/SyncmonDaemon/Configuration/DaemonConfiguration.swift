@@ -133,6 +133,8 @@ public struct SourceSettings: Sendable, Equatable {
     /// A file holding the source's API key (Syncthing), used when systemd's credential
     /// directory has none for the source. Read when the source connects, never logged.
     public var apiKeyFile: String?
+    /// A `unit:` source's `unit`, `phase`, `database` and `rules` (docs/systemd-units.md).
+    public var unitKeys: [String: String] = [:]
 
     public init(apiKeyFile: String? = nil) {
         self.apiKeyFile = apiKeyFile

@@ -26,7 +26,7 @@ extension DaemonSetting {
         [.listen, .webConfigFile, .eventsSocket, .subscribe, .canary, .fromStart, .maxConnections, .maxEngines, .hostNetwork]
         + [.stateDirectory, .config, .logTarget, .logLevel, .logFormat]
         + StallReason.thresholdReasons.map(DaemonSetting.threshold)
-        + [.allowedUsers, .allowedGroups, .apiKeyFile]
+        + [.allowedUsers, .allowedGroups, .apiKeyFile, .sourceUnit, .sourcePhase, .sourceDatabase, .sourceRules]
         + DaemonSetting.canarySettings
 
     /// The setting whose file key or flag is `name` (`no-progress-after`, `--web.config.file`).
@@ -278,7 +278,7 @@ extension DaemonSetting {
         .section(
             .source,
             set: { configuration, source, path in configuration.sourceSettings[source, default: SourceSettings()].apiKeyFile = path },
-            table: { AnyHashable($0.sourceSettings.mapValues(\.apiKeyFile)) }
+            table: { AnyHashable($0.sourceSettings.compactMapValues(\.apiKeyFile)) }
         )
     )
 }

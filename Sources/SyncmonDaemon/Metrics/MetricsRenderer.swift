@@ -105,6 +105,7 @@ public struct MetricsRenderer: Sendable {
         )
         static let sourceUp = MetricFamily.gauge("syncmon_source_up", help: "1 while the subscribe source is connected, by its configured name.")
         static let sourceReconnects = MetricFamily.counter("syncmon_source_reconnects_total", help: "Reconnects of each subscribe source.")
+        static let unitRestarts = MetricFamily.counter("syncmon_unit_restarts_total", help: "Automatic restarts of a unit: source's service by systemd.")
         static let resident = MetricFamily.gauge("process_resident_memory_bytes", help: "Resident memory size in bytes.")
         static let virtual = MetricFamily.gauge("process_virtual_memory_bytes", help: "Virtual memory size in bytes.")
         static let cpu = MetricFamily.counter("process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.")
@@ -319,6 +320,10 @@ public struct MetricsRenderer: Sendable {
         for source in sources { writer.sample(Families.sourceUp, labels: LabelSet("source", source.name), value: source.up ? 1 : 0) }
         writer.family(Families.sourceReconnects)
         for source in sources { writer.sample(Families.sourceReconnects, labels: LabelSet("source", source.name), value: source.reconnects) }
+        writer.family(Families.unitRestarts)
+        for (pair, restarts) in UnitRestartCounter.shared.samples() {
+            writer.sample(Families.unitRestarts, labels: LabelSet(["engine": pair.engine.description, "database": pair.database.description]), value: restarts)
+        }
 
         writer.family(Families.resident)
         writer.sample(Families.resident, value: process.residentMemoryBytes)

@@ -23,9 +23,12 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case file(path: String)
         /// A Syncthing REST API at `host:port`, over TLS when `secure`.
         case syncthing(host: String, port: Int, secure: Bool)
+        /// A service systemd runs (docs/systemd-units.md).
+        case unit(UnitTarget)
 
         public var scheme: String {
             switch self {
+            case .unit: "unit"
             case .unix: "unix"
             case .http: "http"
             case .file: "file"
@@ -104,7 +107,7 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         if let equals = text.firstIndex(of: "="), Self.isValidName(text[..<equals]) {
             let rest = text[text.index(after: equals)...]
             if rest.hasPrefix("unix:") || rest.hasPrefix("http:") || rest.hasPrefix("https:") || rest.hasPrefix("file:")
-                || rest.hasPrefix("syncthing+")
+                || rest.hasPrefix("syncthing+") || rest.hasPrefix("unit:")
             {
                 name = String(text[..<equals])
                 url = String(rest)
@@ -135,6 +138,7 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
             guard !path.hasSuffix("/") else { throw fail("a file: source names a file, not a directory") }
             return .file(path: Self.percentDecoded(path))
         }
+        if url.hasPrefix("unit:") { return .unit(try UnitTarget.parse(String(url.dropFirst("unit:".count)))) }
         if url.hasPrefix("syncthing+http://") || url.hasPrefix("syncthing+https://") {
             let secure = url.hasPrefix("syncthing+https://")
             let rest = String(url.dropFirst(secure ? "syncthing+https://".count : "syncthing+http://".count))
@@ -201,6 +205,8 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
             return "syncthing"
         case .unix(let path), .file(let path):
             component = Self.lastComponent(path)
+        case .unit(let target):
+            component = Substring(target.unit)
         case .http(let host, let port, let target):
             let path = target[..<(target.firstIndex(of: "?") ?? target.endIndex)]
             let last = Self.lastComponent(path)

@@ -22,7 +22,7 @@ public struct SubscribeService: Service {
     ) throws -> (services: [SubscribeService], registry: SourceRegistry) {
         let specs: [SourceSpec]
         do {
-            specs = try SourceSpec.parseAll(configuration.subscribe)
+            specs = try SourceSpec.parseAll(configuration.subscribeWithSections)
         } catch {
             throw DaemonError(error.description)
         }
@@ -83,6 +83,12 @@ extension SourceSpec {
                 fromStart: configuration.subscribeFromStart,
                 snapshot: FileFollower.startSnapshot(path: path, maximumLineLength: configuration.maximumLineLength)
             )
+        case .unit(var target):
+            // A [source NAME] section's phase, database and rules (a path may hold & or ?).
+            for (key, value) in configuration.sourceSettings[self.name]?.unitKeys ?? [:] where key != "unit" {
+                do { try target.set(key, value) { ParseError(source: self.description, message: $0) } } catch { throw DaemonError("\(error)") }
+            }
+            return try target.makeSource()
         case .syncthing(let host, let port, let secure):
             do {
                 let credential = try SyncthingCredential.locate(

@@ -1,0 +1,103 @@
+import SyncmonCore
+
+/// What the owner of a `unit:` source does with one `UnitAction`: core events for the pair, and
+/// for a failed service, the end of the pair's tie so that it reads `engine_down`.
+public struct UnitEffects: Sendable, Equatable {
+    public var events: [Event] = []
+    /// Close the pair's tie: the service is down.
+    public var markDown = false
+    /// Automatic restarts to count (`syncmon_unit_restarts_total`).
+    public var restarts = 0
+    /// A line for the log (a unit that is not loaded).
+    public var notice: String? = nil
+
+    public init() {}
+
+    public static func == (lhs: UnitEffects, rhs: UnitEffects) -> Bool {
+        lhs.events.map(\.payload) == rhs.events.map(\.payload) && lhs.markDown == rhs.markDown
+            && lhs.restarts == rhs.restarts && lhs.notice == rhs.notice
+    }
+}
+
+/// Turns `UnitAction`s into the core's own events (SPEC §10.3), so the state model, stall
+/// detectors, metrics and logs apply unchanged:
+/// - the service's health is the pair's setup: a `containerEvent` setup that succeeds when it runs,
+///   fails with the failure's code (actionable) while it crashes, succeeds again when it recovered;
+/// - a long-running service that runs is `engineStarted` without a heartbeat promise, tied to the
+///   source, and a failed one has that tie closed (`engine_down`); a stop is `engineStopped`;
+/// - a oneshot run is a `containerEvent` of the configured phase(s), from its start to its end.
+public struct UnitEventMapper: Sendable {
+    public let engine: InlineName
+    public let database: Database
+    /// The phases a oneshot run counts as: `import`, `export`, or both.
+    public let phases: [Phase]
+    private var setupOperations: UInt64 = 0
+
+    public init(engine: InlineName, database: Database, phases: [Phase]) {
+        self.engine = engine
+        self.database = database
+        self.phases = phases
+    }
+
+    /// The effects of `action`, which happened at `now`; `oneshot` for a service a timer runs.
+    public mutating func effects(of action: UnitAction, oneshot: Bool, at now: Timestamp) -> UnitEffects {
+        var effects = UnitEffects()
+        switch action {
+        case .notLoaded(let loadState):
+            effects.notice = "the unit is not loaded (LoadState \(loadState)): is the name right? The pair stays unknown until it is"
+        case .up:
+            self.setup(nil, at: now, into: &effects)
+            // A timer's service runs now and then: its liveness is the timer's business, not a tie.
+            if !oneshot { effects.events.append(self.event(.engineStarted(heartbeatInterval: nil), at: now)) }
+        case .stopped:
+            effects.events.append(self.event(.engineStopped, at: now))
+        case .failing(let failure):
+            self.setup(failure, at: now, into: &effects)
+        case .down(let failure):
+            self.setup(failure, at: now, into: &effects)
+            effects.markDown = true
+        case .recovered:
+            self.setup(nil, at: now, into: &effects)
+        case .restarted(let count):
+            effects.restarts = count
+        case .cycleStarted(let started):
+            for phase in self.phases {
+                let start = ContainerEvent(kind: phase, identifier: Self.identifier(started), started: started)
+                effects.events.append(self.event(.containerEvent(start), at: started))
+            }
+        case .cycleEnded(let started, let ended, let failure):
+            let begin = started ?? ended
+            for phase in self.phases {
+                let end = ContainerEvent(
+                    kind: phase, identifier: Self.identifier(begin), started: begin, ended: ended,
+                    succeeded: failure == nil, error: failure.map(Self.error)
+                )
+                effects.events.append(self.event(.containerEvent(end), at: ended))
+            }
+        }
+        return effects
+    }
+
+    private mutating func setup(_ failure: UnitFailure?, at now: Timestamp, into effects: inout UnitEffects) {
+        self.setupOperations &+= 1
+        let start = ContainerEvent(kind: .setup, identifier: self.setupOperations, started: now)
+        let end = ContainerEvent(
+            kind: .setup, identifier: self.setupOperations, started: now, ended: now,
+            succeeded: failure == nil, error: failure.map(Self.error)
+        )
+        effects.events.append(self.event(.containerEvent(start), at: now))
+        effects.events.append(self.event(.containerEvent(end), at: now))
+    }
+
+    private func event(_ payload: EventPayload, at time: Timestamp) -> Event {
+        Event(engine: self.engine, database: self.database, time: time, payload: payload)
+    }
+
+    private static func error(_ failure: UnitFailure) -> SyncError {
+        SyncError(code: InlineName(failure.code).map { ErrorCode(name: $0) } ?? ErrorCode(name: InlineName("failed")!))
+    }
+
+    private static func identifier(_ time: Timestamp) -> UInt64 {
+        UInt64(bitPattern: time.microseconds)
+    }
+}

@@ -1,0 +1,224 @@
+import CSystemd
+import Glibc
+
+/// A property value of a systemd unit as the bus carries it, for the types the `unit:` source reads.
+public enum BusValue: Sendable, Equatable {
+    case string(String)
+    case unsigned(UInt64)
+    case signed(Int64)
+    case boolean(Bool)
+    /// `Job` (`(uo)`): the pending job's id and object path; id 0 when none.
+    case job(id: UInt32, path: String)
+    /// `ExecStart` (`a(sasbttttuii)`): the program of its first command, `nil` when it has none.
+    case program(String?)
+    /// A type this client does not read.
+    case other
+}
+
+/// A connection to the system bus that speaks to systemd's manager (`org.freedesktop.systemd1`):
+/// `Subscribe()`, loading a unit, reading its properties and receiving their `PropertiesChanged`
+/// signals. sd-bus's variadic calls (`sd_bus_call_method`, `sd_bus_message_read`) cannot be called
+/// from Swift, so every message is built and read one basic value at a time.
+///
+/// sd-bus is not thread-safe: one instance is used by one thread (the `unit:` source's).
+public final class SystemdBus {
+    /// A `PropertiesChanged` signal: the object, the interface and the changed values.
+    public struct Change: Sendable {
+        public var path: String
+        public var interface: String
+        public var values: [String: BusValue]
+    }
+
+    private var bus: OpaquePointer?
+    private var slots: [OpaquePointer] = []
+    /// Signals received while processing, handed out by `process()`.
+    fileprivate var received: [Change] = []
+
+    static let destination = "org.freedesktop.systemd1"
+
+    /// Opens the system bus (`$DBUS_SYSTEM_BUS_ADDRESS`, else /run/dbus/system_bus_socket).
+    public init() throws(SystemdError) {
+        var bus: OpaquePointer? = nil
+        let result = sd_bus_open_system(&bus)
+        guard result >= 0, let bus else { throw SystemdError(operation: "sd_bus_open_system", returnValue: result) }
+        self.bus = bus
+    }
+
+    deinit {
+        for slot in self.slots { sd_bus_slot_unref(slot) }
+        sd_bus_flush_close_unref(self.bus)
+    }
+
+    /// The descriptor to poll, and the events to poll it for.
+    public var fileDescriptor: Int32 { sd_bus_get_fd(self.bus) }
+    public var pollEvents: Int16 { Int16(truncatingIfNeeded: sd_bus_get_events(self.bus)) }
+
+    /// `Manager.Subscribe()`: without it systemd 252 sends no unit signals at all.
+    public func subscribe() throws(SystemdError) {
+        _ = try self.call(path: "/org/freedesktop/systemd1", interface: "org.freedesktop.systemd1.Manager", member: "Subscribe", argument: nil)
+    }
+
+    /// `Manager.LoadUnit(name)`: the unit's object path, loading it if needed (a unit that does
+    /// not exist gets an object too, whose `LoadState` is `not-found`).
+    public func loadUnit(_ name: String) throws(SystemdError) -> String {
+        let reply = try self.call(path: "/org/freedesktop/systemd1", interface: "org.freedesktop.systemd1.Manager", member: "LoadUnit", argument: name)
+        defer { sd_bus_message_unref(reply) }
+        var path: UnsafePointer<CChar>? = nil
+        let result = sd_bus_message_read_basic(reply, Self.type("o"), &path)
+        guard result > 0, let path else { throw SystemdError(operation: "LoadUnit reply", returnValue: result < 0 ? result : -EBADMSG) }
+        return String(cString: path)
+    }
+
+    /// `Properties.GetAll(interface)` of the object at `path`.
+    public func properties(path: String, interface: String) throws(SystemdError) -> [String: BusValue] {
+        let reply = try self.call(path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll", argument: interface)
+        defer { sd_bus_message_unref(reply) }
+        return try Self.readDictionary(reply)
+    }
+
+    /// Receives the `PropertiesChanged` signals of the object at `path` from now on.
+    public func watch(path: String) throws(SystemdError) {
+        var slot: OpaquePointer? = nil
+        let result = sd_bus_match_signal(
+            self.bus, &slot, Self.destination, path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+            { message, userdata, _ in
+                guard let message, let userdata else { return 0 }
+                let bus = Unmanaged<SystemdBus>.fromOpaque(userdata).takeUnretainedValue()
+                bus.record(message)
+                return 0
+            },
+            Unmanaged.passUnretained(self).toOpaque()
+        )
+        guard result >= 0, let slot else { throw SystemdError(operation: "sd_bus_match_signal", returnValue: result) }
+        self.slots.append(slot)
+    }
+
+    /// Processes everything the connection has (read or readable without blocking): the
+    /// signals received. The owner polls `fileDescriptor` between calls. Throws when the
+    /// connection is gone (dbus restarted, systemd reexecuted).
+    public func process() throws(SystemdError) -> [Change] {
+        while true {
+            let result = sd_bus_process(self.bus, nil)
+            guard result >= 0 else { throw SystemdError(operation: "sd_bus_process", returnValue: result) }
+            if result == 0 { break }
+        }
+        defer { self.received.removeAll() }
+        return self.received
+    }
+
+    fileprivate func record(_ message: OpaquePointer) {
+        guard let path = sd_bus_message_get_path(message) else { return }
+        var interface: UnsafePointer<CChar>? = nil
+        guard sd_bus_message_read_basic(message, Self.type("s"), &interface) > 0, let interface,
+            let values = try? Self.readDictionary(message)
+        else { return }
+        self.received.append(Change(path: String(cString: path), interface: String(cString: interface), values: values))
+    }
+
+    /// A method call to systemd with at most one string argument; the reply, to be unreferenced.
+    private func call(path: String, interface: String, member: String, argument: String?) throws(SystemdError) -> OpaquePointer {
+        var message: OpaquePointer? = nil
+        var result = sd_bus_message_new_method_call(self.bus, &message, Self.destination, path, interface, member)
+        guard result >= 0, let message else { throw SystemdError(operation: "sd_bus_message_new_method_call", returnValue: result) }
+        defer { sd_bus_message_unref(message) }
+        if let argument {
+            result = argument.withCString { sd_bus_message_append_basic(message, Self.type("s"), $0) }
+            guard result >= 0 else { throw SystemdError(operation: "sd_bus_message_append_basic", returnValue: result) }
+        }
+        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer? = nil
+        result = sd_bus_call(self.bus, message, 25_000_000, &error, &reply)
+        guard result >= 0, let reply else {
+            let name = error.message.map { String(cString: $0) } ?? error.name.map { String(cString: $0) } ?? ""
+            throw SystemdError(operation: "\(member)\(name.isEmpty ? "" : " (\(name))")", returnValue: result < 0 ? result : -EBADMSG)
+        }
+        return reply
+    }
+
+    static func type(_ character: Unicode.Scalar) -> CChar { CChar(truncatingIfNeeded: character.value) }
+}
+
+extension SystemdBus {
+    /// Reads an `a{sv}` at the message's position.
+    fileprivate static func readDictionary(_ message: OpaquePointer) throws(SystemdError) -> [String: BusValue] {
+        var values: [String: BusValue] = [:]
+        var result = sd_bus_message_enter_container(message, Self.type("a"), "{sv}")
+        guard result > 0 else { throw SystemdError(operation: "read a{sv}", returnValue: result < 0 ? result : -EBADMSG) }
+        while true {
+            result = sd_bus_message_enter_container(message, Self.type("e"), "sv")
+            guard result >= 0 else { throw SystemdError(operation: "read {sv}", returnValue: result) }
+            if result == 0 { break }
+            var key: UnsafePointer<CChar>? = nil
+            result = sd_bus_message_read_basic(message, Self.type("s"), &key)
+            guard result > 0, let key else { throw SystemdError(operation: "read property name", returnValue: result < 0 ? result : -EBADMSG) }
+            values[String(cString: key)] = try Self.readVariant(message)
+            sd_bus_message_exit_container(message)
+        }
+        sd_bus_message_exit_container(message)
+        return values
+    }
+
+    /// Reads one variant: the basic types systemd's unit properties use, `Job` and `ExecStart`.
+    private static func readVariant(_ message: OpaquePointer) throws(SystemdError) -> BusValue {
+        var kind: CChar = 0
+        var contents: UnsafePointer<CChar>? = nil
+        var result = sd_bus_message_peek_type(message, &kind, &contents)
+        guard result > 0, let contents else { throw SystemdError(operation: "peek variant", returnValue: result < 0 ? result : -EBADMSG) }
+        let signature = String(cString: contents)
+        result = sd_bus_message_enter_container(message, Self.type("v"), contents)
+        guard result > 0 else { throw SystemdError(operation: "enter variant", returnValue: result < 0 ? result : -EBADMSG) }
+        defer { sd_bus_message_exit_container(message) }
+        switch signature {
+        case "s", "o":
+            var text: UnsafePointer<CChar>? = nil
+            sd_bus_message_read_basic(message, Self.type(signature == "s" ? "s" : "o"), &text)
+            return .string(text.map { String(cString: $0) } ?? "")
+        case "u":
+            var value: UInt32 = 0
+            sd_bus_message_read_basic(message, Self.type("u"), &value)
+            return .unsigned(UInt64(value))
+        case "t":
+            var value: UInt64 = 0
+            sd_bus_message_read_basic(message, Self.type("t"), &value)
+            return .unsigned(value)
+        case "i":
+            var value: Int32 = 0
+            sd_bus_message_read_basic(message, Self.type("i"), &value)
+            return .signed(Int64(value))
+        case "b":
+            var value: Int32 = 0
+            sd_bus_message_read_basic(message, Self.type("b"), &value)
+            return .boolean(value != 0)
+        case "(uo)":
+            var id: UInt32 = 0
+            var path: UnsafePointer<CChar>? = nil
+            sd_bus_message_enter_container(message, Self.type("r"), "uo")
+            sd_bus_message_read_basic(message, Self.type("u"), &id)
+            sd_bus_message_read_basic(message, Self.type("o"), &path)
+            sd_bus_message_exit_container(message)
+            return .job(id: id, path: path.map { String(cString: $0) } ?? "/")
+        case "a(sasbttttuii)":
+            return .program(Self.readFirstProgram(message))
+        default:
+            sd_bus_message_skip(message, contents)
+            return .other
+        }
+    }
+
+    /// The program of the first command of an `ExecStart`-like array; the rest skipped.
+    private static func readFirstProgram(_ message: OpaquePointer) -> String? {
+        guard sd_bus_message_enter_container(message, Self.type("a"), "(sasbttttuii)") > 0 else { return nil }
+        defer { sd_bus_message_exit_container(message) }
+        var program: String? = nil
+        if sd_bus_message_enter_container(message, Self.type("r"), "sasbttttuii") > 0 {
+            var path: UnsafePointer<CChar>? = nil
+            sd_bus_message_read_basic(message, Self.type("s"), &path)
+            program = path.map { String(cString: $0) }
+            sd_bus_message_skip(message, "asbttttuii")
+            sd_bus_message_exit_container(message)
+        }
+        while sd_bus_message_skip(message, "(sasbttttuii)") > 0 {}
+        return program
+    }
+}

@@ -1,0 +1,173 @@
+import SyncmonCore
+import Testing
+
+@testable import SyncmonAdapters
+
+/// Property sequences as systemd 252 sends them (PropertiesChanged after the first read), each
+/// step at a time in seconds, and the actions the tracker must give.
+@Suite("unit: the mapping of systemd states to verdicts")
+struct UnitTrackerTests {
+    typealias Step = (seconds: Int64, snapshot: UnitSnapshot)
+
+    static func at(_ seconds: Int64) -> Timestamp { Timestamp(seconds: 1_795_000_000 + seconds) }
+
+    static func run(_ steps: [Step], tracker: inout UnitTracker) -> [[UnitAction]] {
+        steps.map { tracker.observe($0.snapshot, at: Self.at($0.seconds)) }
+    }
+
+    static let running = UnitSnapshot(activeState: "active", subState: "running")
+
+    /// The PropertiesChanged sequence of systemd 252 for Restart=always, RestartSec=100ms, `exit 3`
+    /// (scripts/test-units-e2e.sh, logged at debug): the crash passes through failed/failed, and the
+    /// restart through inactive/dead with the restart job pending.
+    @Test func crashLoopAsSystemd252SignalsIt() {
+        var tracker = UnitTracker()
+        func state(_ active: String, _ sub: String, _ result: String, _ status: Int32, _ restarts: UInt32, job: Bool) -> UnitSnapshot {
+            UnitSnapshot(
+                activeState: active, subState: sub, result: result, execMainCode: status == 0 ? 0 : 1, execMainStatus: status,
+                restarts: restarts, jobType: job ? "restart" : nil
+            )
+        }
+        let loop = [
+            state("active", "running", "success", 0, 0, job: false),
+            state("active", "running", "exit-code", 3, 0, job: false),
+            state("failed", "failed", "exit-code", 3, 0, job: false),
+            state("activating", "auto-restart", "exit-code", 3, 0, job: false),
+            state("activating", "auto-restart", "exit-code", 3, 1, job: false),
+            state("activating", "auto-restart", "exit-code", 3, 1, job: true),
+            state("activating", "auto-restart", "success", 0, 1, job: true),
+            state("inactive", "dead", "success", 0, 1, job: true),
+            state("active", "running", "success", 0, 1, job: true),
+            state("active", "running", "success", 0, 1, job: false),
+            state("active", "running", "exit-code", 3, 1, job: false),
+            state("failed", "failed", "exit-code", 3, 1, job: false),
+        ]
+        var all: [UnitAction] = []
+        for (index, snapshot) in loop.enumerated() {
+            all += tracker.observe(snapshot, at: Self.at(Int64(index)))
+            // A look between any two signals: never ok, never down, never stopped after the first crash.
+            if index >= 2 { #expect(tracker.liveness == .up && tracker.failure?.code == "exit3", "after step \(index)") }
+        }
+        #expect(all == [.up, .failing(UnitFailure(code: "exit3", since: Self.at(2))), .restarted(count: 1)])
+    }
+
+    @Test func missingUnitIsNotLoadedOnceNotStopped() {
+        var tracker = UnitTracker()
+        let missing = UnitSnapshot(loadState: "not-found", activeState: "inactive", subState: "dead")
+        #expect(tracker.observe(missing, at: Self.at(0)) == [.notLoaded(loadState: "not-found")])
+        #expect(tracker.observe(missing, at: Self.at(5)) == [])
+        #expect(tracker.liveness == .notLoaded)
+    }
+
+    @Test func inactiveAtFirstLookIsStopped() {
+        var tracker = UnitTracker()
+        #expect(tracker.observe(UnitSnapshot(activeState: "inactive", subState: "dead"), at: Self.at(0)) == [.stopped])
+    }
+
+    /// Restart=always, RestartSec=100ms, `exit 3` every half second: the loop never reaches
+    /// `failed`; Result and ExecMainStatus are back to success/0 once it runs again.
+    @Test func crashLoopStaysFailingAndCountsRestarts() {
+        var tracker = UnitTracker()
+        let crashed = UnitSnapshot(activeState: "activating", subState: "auto-restart", result: "exit-code", execMainCode: 1, execMainStatus: 3)
+        var again = Self.running
+        again.restarts = 1
+        var crashedAgain = crashed
+        crashedAgain.restarts = 1
+        var third = Self.running
+        third.restarts = 2
+        let actions = Self.run(
+            [(0, Self.running), (1, crashed), (1, again), (2, crashedAgain), (2, third)],
+            tracker: &tracker
+        )
+        let failure = UnitFailure(code: "exit3", since: Self.at(1))
+        #expect(actions == [[.up], [.failing(failure)], [.restarted(count: 1)], [], [.restarted(count: 1)]])
+        #expect(tracker.failure == failure)
+        #expect(tracker.tick(at: Self.at(61)) == [])  // active since 2 s only
+        #expect(tracker.tick(at: Self.at(62)) == [.recovered])
+        #expect(tracker.failure == nil)
+    }
+
+    /// syncmon started in the middle of a loop: it sees only NRestarts grow.
+    @Test func midLoopStartSeesRestartsOnly() {
+        var tracker = UnitTracker()
+        var first = Self.running
+        first.restarts = 7
+        var next = Self.running
+        next.restarts = 8
+        let actions = Self.run([(0, first), (1, next)], tracker: &tracker)
+        #expect(actions == [[.up], [.restarted(count: 1), .failing(UnitFailure(code: "restarted", since: Self.at(1)))]])
+    }
+
+    /// `systemctl stop` on a service that exits 1 on SIGTERM: failed/exit-code, but a stop job ran.
+    @Test func stopJudgedByTheStopJobNotTheStatus() {
+        var tracker = UnitTracker()
+        var stopping = UnitSnapshot(activeState: "deactivating", subState: "stop-sigterm")
+        stopping.jobType = "stop"
+        let failedAfterStop = UnitSnapshot(activeState: "failed", subState: "failed", result: "exit-code", execMainCode: 1, execMainStatus: 1)
+        let actions = Self.run([(0, Self.running), (5, stopping), (5, failedAfterStop)], tracker: &tracker)
+        #expect(actions == [[.up], [], [.stopped]])
+        #expect(tracker.failure == nil)
+        // Started again: up, and a later crash is a crash again.
+        #expect(tracker.observe(Self.running, at: Self.at(9)) == [.up])
+        #expect(tracker.observe(failedAfterStop, at: Self.at(10)) == [.failing(UnitFailure(code: "exit1", since: Self.at(10)))])
+        #expect(tracker.tick(at: Self.at(11)) == [.down(UnitFailure(code: "exit1", since: Self.at(10)))])
+    }
+
+    @Test(arguments: [
+        (UnitSnapshot(activeState: "failed", subState: "failed", result: "signal", execMainCode: 2, execMainStatus: 9), "signalSIGKILL"),
+        (UnitSnapshot(activeState: "failed", subState: "failed", result: "core-dump", execMainCode: 3, execMainStatus: 11), "core-dump"),
+        (UnitSnapshot(activeState: "failed", subState: "failed", result: "watchdog", execMainCode: 2, execMainStatus: 6), "watchdog"),
+        (UnitSnapshot(activeState: "failed", subState: "failed", result: "start-limit-hit"), "start-limit-hit"),
+        (
+            UnitSnapshot(activeState: "failed", subState: "failed", result: "exit-code", execMainCode: 1, execMainStatus: 23, program: "/usr/bin/rsync"),
+            "partialTransfer"
+        ),
+    ])
+    func failedServiceIsDownWithItsCode(snapshot: UnitSnapshot, code: String) {
+        var tracker = UnitTracker()
+        _ = tracker.observe(Self.running, at: Self.at(0))
+        let failure = UnitFailure(code: code, since: Self.at(3))
+        #expect(tracker.observe(snapshot, at: Self.at(3)) == [.failing(failure)])
+        #expect(tracker.tick(at: Self.at(3)) == [])  // systemd may yet restart it
+        #expect(tracker.tick(at: Self.at(4)) == [.down(failure)])
+        #expect(tracker.liveness == .down)
+    }
+
+    /// A timer's oneshot rsync: activating while it runs, inactive (success) or failed after.
+    @Test func oneshotRunsAreCycles() {
+        var tracker = UnitTracker()
+        func oneshot(_ active: String, _ sub: String, result: String = "success", status: Int32 = 0, start: Int64?, exit: Int64?) -> UnitSnapshot {
+            UnitSnapshot(
+                activeState: active, subState: sub, result: result, execMainCode: status == 0 ? 0 : 1, execMainStatus: status,
+                serviceType: "oneshot", program: "/usr/bin/rsync", mainStarted: start.map(Self.at), mainExited: exit.map(Self.at)
+            )
+        }
+        // The first look finds the last run (it succeeded at 0…2): that is the last cycle.
+        let actions = Self.run(
+            [
+                (10, oneshot("inactive", "dead", start: 0, exit: 2)),
+                (60, oneshot("activating", "start", start: 60, exit: 2)),
+                (61, oneshot("inactive", "dead", start: 60, exit: 61)),
+                (120, oneshot("activating", "start", start: 120, exit: 61)),
+                (121, oneshot("failed", "failed", result: "exit-code", status: 23, start: 120, exit: 121)),
+            ],
+            tracker: &tracker
+        )
+        #expect(
+            actions == [
+                [.up, .cycleStarted(at: Self.at(0)), .cycleEnded(started: Self.at(0), ended: Self.at(2), failure: nil)],
+                [.cycleStarted(at: Self.at(60))],
+                [.cycleEnded(started: Self.at(60), ended: Self.at(61), failure: nil)],
+                [.cycleStarted(at: Self.at(120))],
+                [.cycleEnded(started: Self.at(120), ended: Self.at(121), failure: UnitFailure(code: "partialTransfer", since: Self.at(121)))],
+            ]
+        )
+        #expect(tracker.liveness == .up)  // between runs: never stopped or down
+    }
+
+    @Test func oneshotNeverRunIsNoCycle() {
+        var tracker = UnitTracker()
+        let never = UnitSnapshot(activeState: "inactive", subState: "dead", serviceType: "oneshot")
+        #expect(tracker.observe(never, at: Self.at(0)) == [.up])
+    }
+}
