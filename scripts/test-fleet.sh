@@ -11,8 +11,8 @@
 # and fleet-wide, through federation and in VictoriaMetrics; every host's /metrics through
 # `promtool check metrics` with no instance/host label of its own; a restarted host, a host
 # over max-engines, a stopped host seen as stale, a site Prometheus down; and prints the series
-# per host and per pair. The canary between two hosts runs with SYNCMON_FLEET_CANARY=1 (and a
-# daemon whose --help lists --canary). Every address is inside namespaces this script creates.
+# per host and per pair; and the canary between two hosts whose sync loses one direction
+# (SYNCMON_FLEET_CANARY=0 leaves that step out). Every address is inside namespaces this script creates.
 # Scrape and evaluation every second; 30-60 s.
 # Usage: scripts/test-fleet.sh   (as root; binary: $SYNCMON_BINARY, default .build/debug/syncmon;
 #                                 Python: $PYTHON, default Debian's /usr/bin/python3)

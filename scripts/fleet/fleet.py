@@ -141,7 +141,7 @@ class Fleet:
         self.work = arguments.work
         self.repo = arguments.repo
         self.prefix = arguments.namespace_prefix
-        self.canary = os.environ.get("SYNCMON_FLEET_CANARY") == "1"
+        self.canary = os.environ.get("SYNCMON_FLEET_CANARY", "1") == "1"
         self.processes = Processes(self.work)
         self.site = {site: Server(f"site {site}", PORT[site]) for site in SITES}
         self.glob = Server("global", PORT["global"])
@@ -343,7 +343,7 @@ class Fleet:
             self.binary, "simulate", "--events-socket", self.socket_of("h6"), "--engines", str(SIMULATED),
             "--seed", "6", "--rate", "10", "--heartbeat", "1s", "--prefix", "h6"])
 
-    # --- the canary (SYNCMON_FLEET_CANARY=1) -------------------------------------------------
+    # --- the canary (on unless SYNCMON_FLEET_CANARY=0) -------------------------------------------------
 
     def prepare_canary(self):
         for host in CANARY_HOSTS:
@@ -640,7 +640,7 @@ class Fleet:
         if empty:
             raise Failure("fleet dashboard queries without data on the global Prometheus:\n  " + "\n  ".join(empty))
         log(f"ok: fleet dashboard: {checked} queries return data on the global Prometheus"
-            + ("" if self.canary else " (canary panels: no canary without SYNCMON_FLEET_CANARY=1)"))
+            + ("" if self.canary else " (canary panels: no canary with SYNCMON_FLEET_CANARY=0)"))
 
     def series_report(self, rows):
         """Series per host and per pair as Prometheus stores them, and the sizing they imply."""
@@ -730,8 +730,8 @@ def main():
     parser.add_argument("--namespace-prefix", required=True)
     parser.add_argument("--repo", required=True)
     arguments = parser.parse_args()
-    if os.environ.get("SYNCMON_FLEET_CANARY") == "1" and not canary_available(arguments.binary):
-        print("test-fleet: SYNCMON_FLEET_CANARY=1 but `syncmon daemon --help` lists no --canary", file=sys.stderr)
+    if os.environ.get("SYNCMON_FLEET_CANARY", "1") == "1" and not canary_available(arguments.binary):
+        print("test-fleet: the canary step is on but `syncmon daemon --help` lists no --canary (SYNCMON_FLEET_CANARY=0 leaves it out)", file=sys.stderr)
         return 2
     fleet = Fleet(arguments)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
