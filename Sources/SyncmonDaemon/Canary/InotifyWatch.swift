@@ -1,4 +1,4 @@
-import Foundation
+import NIOPosix
 import SyncmonLock
 
 #if canImport(Glibc)
@@ -22,6 +22,9 @@ final class InotifyWatch: Sendable {
     private let changed = Locked(Changes())
     /// Wakes the service.
     private let wakeUp = WakeUp()
+    /// The thread that blocks in `poll` (NIO's, not Foundation's: the release build links no
+    /// Foundation beyond its Essentials).
+    private let thread = NIOThreadPool(numberOfThreads: 1)
 
     /// `nil` when inotify is not available.
     init?() {
@@ -69,13 +72,15 @@ final class InotifyWatch: Sendable {
 
     /// Starts the thread that reads the descriptor.
     func start() {
-        Thread.detachNewThread { [self] in self.run() }
+        self.thread.start()
+        self.thread.submit { [self] _ in self.run() }
     }
 
     /// Stops the thread and closes the descriptors.
     func stop() {
         var byte: UInt8 = 1
         _ = Glibc.write(self.stopPipe.write, &byte, 1)
+        self.thread.shutdownGracefully { _ in }
     }
 
     private func run() {
