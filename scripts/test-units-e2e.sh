@@ -198,6 +198,9 @@ step "a missing unit is a logged notice, not a failure"
 log=$(in_ns journalctl -u syncmon-e2e --no-pager -o cat)
 grep -q 'no-such-thing.service: the unit is not loaded' <<<"$log" || fail "no notice for the missing unit"
 grep -q 'crashy.service failed (exit3): cannot open /srv/missing' <<<"$log" || fail "no failure message from the journal for crashy"
+# The same words are the failure's message in the status (SPEC §10.3, §2.1).
+status | grep -q '"message" *: *"cannot open /srv/missing: No such file or directory"' \
+    || fail "crashy: the journal line is not the failure's message in $(status)"
 
 step "the bus goes away and comes back (dbus restarted, systemd reexecuted): followed again"
 in_ns systemctl restart dbus.service

@@ -40,7 +40,9 @@ public struct UnitEventMapper: Sendable {
     }
 
     /// The effects of `action`, which happened at `now`; `oneshot` for a service a timer runs.
-    public mutating func effects(of action: UnitAction, oneshot: Bool, at now: Timestamp) -> UnitEffects {
+    /// `message` is a failure's own words (SPEC §10.3: the last line the unit logged before it
+    /// ended), kept with the outstanding failure as every failure's message is (§2.1).
+    public mutating func effects(of action: UnitAction, oneshot: Bool, at now: Timestamp, message: String? = nil) -> UnitEffects {
         var effects = UnitEffects()
         switch action {
         case .notLoaded(let loadState):
@@ -52,9 +54,9 @@ public struct UnitEventMapper: Sendable {
         case .stopped:
             effects.events.append(self.event(.engineStopped, at: now))
         case .failing(let failure):
-            self.setup(failure, at: now, into: &effects)
+            self.setup(failure, message: message, at: now, into: &effects)
         case .down(let failure):
-            self.setup(failure, at: now, into: &effects)
+            self.setup(failure, message: message, at: now, into: &effects)
             effects.markDown = true
         case .recovered:
             self.setup(nil, at: now, into: &effects)
@@ -70,7 +72,7 @@ public struct UnitEventMapper: Sendable {
             for phase in self.phases {
                 let end = ContainerEvent(
                     kind: phase, identifier: Self.identifier(begin), started: begin, ended: ended,
-                    succeeded: failure == nil, error: failure.map(Self.error)
+                    succeeded: failure == nil, error: failure.map { Self.error($0, message: message) }
                 )
                 effects.events.append(self.event(.containerEvent(end), at: ended))
             }
@@ -78,12 +80,12 @@ public struct UnitEventMapper: Sendable {
         return effects
     }
 
-    private mutating func setup(_ failure: UnitFailure?, at now: Timestamp, into effects: inout UnitEffects) {
+    private mutating func setup(_ failure: UnitFailure?, message: String? = nil, at now: Timestamp, into effects: inout UnitEffects) {
         self.setupOperations &+= 1
         let start = ContainerEvent(kind: .setup, identifier: self.setupOperations, started: now)
         let end = ContainerEvent(
             kind: .setup, identifier: self.setupOperations, started: now, ended: now,
-            succeeded: failure == nil, error: failure.map(Self.error)
+            succeeded: failure == nil, error: failure.map { Self.error($0, message: message) }
         )
         effects.events.append(self.event(.containerEvent(start), at: now))
         effects.events.append(self.event(.containerEvent(end), at: now))
@@ -93,8 +95,11 @@ public struct UnitEventMapper: Sendable {
         Event(engine: self.engine, database: self.database, time: time, payload: payload)
     }
 
-    private static func error(_ failure: UnitFailure) -> SyncError {
-        SyncError(code: InlineName(failure.code).map { ErrorCode(name: $0) } ?? ErrorCode(name: InlineName("failed")!))
+    private static func error(_ failure: UnitFailure, message: String?) -> SyncError {
+        SyncError(
+            code: InlineName(failure.code).map { ErrorCode(name: $0) } ?? ErrorCode(name: InlineName("failed")!),
+            message: message.flatMap { ErrorMessage.clean($0) }
+        )
     }
 
     private static func identifier(_ time: Timestamp) -> UInt64 {

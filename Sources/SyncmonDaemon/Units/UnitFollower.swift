@@ -140,20 +140,26 @@ final class UnitFollower {
     private func apply(_ actions: [UnitAction], unit: String) {
         let now = WallClock.now()
         for action in actions {
-            let effects = self.mapper.effects(of: action, oneshot: self.snapshot.isOneshot, at: now)
-            if let notice = effects.notice {
-                self.context.logger.notice("unit source \(self.context.name): \(unit): \(notice)", metadata: self.context.metadata)
-            }
+            let failure: UnitFailure?
             switch action {
-            case .down(let failure), .failing(let failure):
-                // journald stamps a line when it receives it, a little after the process wrote it.
+            case .down(let failed), .failing(let failed): failure = failed
+            case .cycleEnded(_, _, let failed): failure = failed
+            default: failure = nil
+            }
+            // A failure's message is the last line the unit logged before it ended (SPEC §10.3);
+            // journald stamps a line when it receives it, a little after the process wrote it.
+            var last: String? = nil
+            if let failure {
                 let exited = self.snapshot.mainExited.map { UInt64(clamping: $0.microseconds) &+ 50_000 }
-                let last = UnitJournalReader.lastMessage(unit: unit, notAfter: exited).map { String(decoding: $0, as: UTF8.self) } ?? "no journal line"
+                last = UnitJournalReader.lastMessage(unit: unit, notAfter: exited).map { String(decoding: $0, as: UTF8.self) }
                 self.context.logger.warning(
-                    "unit source \(self.context.name): \(unit) failed (\(failure.code)): \(last)",
+                    "unit source \(self.context.name): \(unit) failed (\(failure.code)): \(last ?? "no journal line")",
                     metadata: self.context.metadata
                 )
-            default: break
+            }
+            let effects = self.mapper.effects(of: action, oneshot: self.snapshot.isOneshot, at: now, message: last)
+            if let notice = effects.notice {
+                self.context.logger.notice("unit source \(self.context.name): \(unit): \(notice)", metadata: self.context.metadata)
             }
             if effects.restarts > 0 { self.source.restarts.add(effects.restarts, for: PairKey(engine: self.mapper.engine, database: self.mapper.database)) }
             self.ingest.apply(effects.events)

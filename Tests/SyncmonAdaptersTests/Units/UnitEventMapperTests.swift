@@ -1,0 +1,40 @@
+import SyncmonCore
+import Testing
+
+@testable import SyncmonAdapters
+
+/// `UnitEventMapper`: a unit's failures become failed operations whose error carries the
+/// unit's own last words (SPEC §10.3, §2.1), cleaned as every failure's message is.
+@Suite("Unit event mapper")
+struct UnitEventMapperTests {
+    static let now = Timestamp(seconds: 1_795_000_000)
+    static let failure = UnitFailure(code: "exit1", since: now)
+
+    /// The failed operation's error among `effects`' events.
+    static func failedErrors(_ effects: UnitEffects) -> [SyncError] {
+        effects.events.compactMap {
+            guard case .containerEvent(let operation) = $0.payload, operation.succeeded == false else { return nil }
+            return operation.error
+        }
+    }
+
+    @Test(
+        "a failure's message is the unit's last journal line, cut and escaped; none when the journal had none",
+        arguments: [
+            (UnitAction.down(failure), "cannot open /srv/missing: No such file or directory", "cannot open /srv/missing: No such file or directory"),
+            (.failing(failure), "bad\u{1B}[31m line", "bad\\u001b[31m line"),
+            (
+                .cycleEnded(started: now, ended: now, failure: failure), "rsync error: some files/attrs were not transferred (code 23)",
+                "rsync error: some files/attrs were not transferred (code 23)"
+            ),
+        ]
+    )
+    func message(action: UnitAction, line: String, expected: String) throws {
+        var mapper = UnitEventMapper(engine: InlineName("backup")!, database: Database("default")!, phases: [.export])
+        let errors = Self.failedErrors(mapper.effects(of: action, oneshot: true, at: Self.now, message: line))
+        #expect(errors.map(\.code.description) == ["exit1"])
+        #expect(errors.map(\.message) == [expected])
+        let silent = Self.failedErrors(mapper.effects(of: action, oneshot: true, at: Self.now))
+        #expect(silent.map(\.message) == [nil])
+    }
+}
