@@ -48,7 +48,8 @@ struct RestartLivenessDaemonTests {
         let started = clock.now
         var seen: [String: [String]] = [:]
         var promiserDownAfter: Duration?
-        while clock.now - started < .seconds(15), promiserDownAfter == nil {
+        // Every look until the promiser goes down: nothing stalled at any of them.
+        _ = try await Polling.until(timeout: .seconds(15), interval: .milliseconds(200)) {
             let rows = try second.status()
             for (pair, row) in rows {
                 let summary = row["summary"] as? String ?? "?"
@@ -56,7 +57,7 @@ struct RestartLivenessDaemonTests {
                 #expect((row["stalled"] as? [String] ?? []).isEmpty, "\(pair) stalled after the restart: \(row)")
             }
             if summary(rows, "promiser/private") == "engine_down" { promiserDownAfter = clock.now - started }
-            try await Task.sleep(for: .milliseconds(200))
+            return promiserDownAfter != nil
         }
         #expect(seen["stopper/private"] == ["stopped"], "\(seen)")
         #expect(seen["crashed/private"] == ["engine_down"], "\(seen)")
