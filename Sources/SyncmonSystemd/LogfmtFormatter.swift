@@ -18,12 +18,7 @@ public enum LogfmtFormatter {
         var line = Self.levelName(level)
         line += " "
         line += Self.escapingControlCharacters(message)
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            line += " "
-            line += Self.key(key)
-            line += "="
-            line += Self.value(value.journalValue)
-        }
+        Self.appendFields(metadata, to: &line)
         return line
     }
 
@@ -35,13 +30,19 @@ public enum LogfmtFormatter {
         line += level.rawValue
         line += " msg="
         line += Self.value(message)
+        Self.appendFields(metadata, to: &line)
+        return line
+    }
+
+    /// Appends every field of `metadata` as ` key=value`, in key order, quoted and escaped as
+    /// logfmt wants.
+    static func appendFields(_ metadata: Logger.Metadata, to line: inout String) {
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
             line += " "
             line += Self.key(key)
             line += "="
             line += Self.value(value.journalValue)
         }
-        return line
     }
 
     /// The upper-case name of a level: `TRACE`, `DEBUG`, `INFO`, `NOTICE`, `WARNING`, `ERROR`, `CRITICAL`.
