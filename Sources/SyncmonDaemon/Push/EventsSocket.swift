@@ -21,8 +21,10 @@ public struct EventsSocket: Sendable {
     let device: UInt64
     let inode: UInt64
 
-    /// The backlog of pending connections (a burst of `syncmon emit` calls at boot).
-    static let backlog: Int32 = 256
+    /// The backlog of pending connections. A burst at boot (every engine and `syncmon emit` at
+    /// once) can exceed `max-connections`' default, and a client whose connect finds the backlog
+    /// full gets EAGAIN rather than a wait; the kernel caps this at `net.core.somaxconn`.
+    static let backlog: Int32 = 4096
 
     /// Probes `path`, replaces a stale file, binds and listens. Two daemons claiming the same
     /// path at once serialise on `path.lock` (flock, held only while claiming), so exactly one

@@ -60,7 +60,7 @@ public struct PushIngestService: Service {
         let logger = self.logger
         let lineLength = self.configuration.maximumLineLength
         let bootstrap = ServerBootstrap(group: self.group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: EventsSocket.backlog)
             .childChannelInitializer { channel in
                 guard let id = connections.open() else {
                     logger.warning(
