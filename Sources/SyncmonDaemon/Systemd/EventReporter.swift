@@ -90,17 +90,17 @@ public final class EventReporter: Sendable {
             // A move inside one health state is a cycle of a healthy engine: debug only.
             let level =
                 change.isHealthChange
-                ? StateChangeLogLevel.summaryChanged(to: change.evaluation.summary.description, from: previous?.description)
+                ? ChangeSeverity.ofChange(to: change.evaluation.summary, from: previous).logLevel
                 : .debug
             self.logger.log(level: level, "\(pair): sync \(change.evaluation.summary)\(Self.why(change, previous: previous))", metadata: metadata)
         case .stallRaised(let reason):
             metadata[SyncmonMetadataKey.messageID] = MessageID.stallRaised.metadataValue
             metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
-            self.logger.log(level: StateChangeLogLevel.stallRaised, "\(pair): stalled (\(reason))", metadata: metadata)
+            self.logger.log(level: ChangeSeverity.stallRaised.logLevel, "\(pair): stalled (\(reason))", metadata: metadata)
         case .stallCleared(let reason):
             metadata[SyncmonMetadataKey.messageID] = MessageID.stallCleared.metadataValue
             metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
-            self.logger.log(level: StateChangeLogLevel.stallCleared, "\(pair): stall cleared (\(reason))", metadata: metadata)
+            self.logger.log(level: ChangeSeverity.stallCleared.logLevel, "\(pair): stall cleared (\(reason))", metadata: metadata)
         }
     }
 
