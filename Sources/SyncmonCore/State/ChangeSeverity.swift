@@ -28,8 +28,7 @@ public enum ChangeSeverity: Sendable, Hashable, CaseIterable {
 
 extension Summary {
     /// What being in this summary means for the log (not the Nagios `severity`, where a stall is
-    /// critical): failures and warnings stand out, the rest
-    /// is routine.
+    /// critical): failures and warnings stand out, the rest is routine.
     public var changeSeverity: ChangeSeverity {
         switch self {
         case .error, .engineDown: .failure
