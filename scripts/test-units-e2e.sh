@@ -98,6 +98,10 @@ emit = fetchedDatabaseChanges modifications=1 deletions=0
 U
 cat >/etc/systemd/system/chatty.service <<U
 [Service]
+# journald's default burst grows with the free disk space (20,000 lines fit here): a low one of
+# its own makes journald drop lines, as it would for a chattier unit.
+LogRateLimitIntervalSec=30s
+LogRateLimitBurst=5000
 ExecStart=/bin/sh -c 'seq -f "line %%.0f" 1 20000; exec sleep infinity'
 U
 cat >/etc/syncmon-chatty.rules <<U
@@ -288,7 +292,7 @@ in_ns sh -c 'echo ping >>/srv/echo.in; echo pong >>/srv/echo.in'
 wait_for 10 echo_is 3 || fail "echo: the new rules do not apply ($(echo_count))"
 [ "$(reload_failures)" = 1 ] || fail "a good reload was counted as failed"
 
-step "a chatty unit: 20,000 lines at once, through journald's rate limit"
+step "a chatty unit: 20,000 lines at once, through journald's rate limit: syncmon counts what journald kept"
 main_pid=$(in_ns systemctl show -p MainPID --value syncmon-e2e.service)
 cpu_ticks() { in_ns awk '{print $14 + $15}' "/proc/$main_pid/stat"; }
 ticks_before=$(cpu_ticks)
@@ -302,8 +306,10 @@ lines=$(chatty_lines)
 counted_all() { [ "$(chatty_counted)" = "$lines" ]; }
 wait_for 30 counted_all || fail "chatty: $(chatty_counted) lines counted, the journal holds $lines"
 cpu=$(( $(cpu_ticks) - ticks_before ))
-suppressed=$(in_ns journalctl --no-pager -o cat | grep -o 'Suppressed [0-9]* messages from chatty.service' | head -1 || true)
-echo "test-units-e2e: chatty: 20000 lines written, $lines in the journal (${suppressed:-none suppressed}), $(chatty_counted) counted, syncmon CPU $((cpu / 100)).$(printf %02d $((cpu % 100))) s"
+# journald logs "Suppressed N messages from chatty.service" itself, and only once the unit logs
+# again after the interval: not within this test, and never as the unit's own entry.
+echo "test-units-e2e: chatty: 20000 lines written, $lines kept by journald, $(chatty_counted) counted, syncmon CPU $((cpu / 100)).$(printf %02d $((cpu % 100))) s"
+[ "$lines" -lt 20000 ] || fail "chatty: journald's rate limit dropped nothing ($lines lines kept)"
 [ "$cpu" -lt 1500 ] || fail "chatty: syncmon used $cpu ticks of CPU for $lines lines"
 
 step "the bus goes away and comes back (dbus restarted, systemd reexecuted): followed again"
