@@ -28,7 +28,7 @@ extension PairState {
 
     /// Stall detectors are suppressed while the engine could not have made progress.
     func isSuppressed(at now: Timestamp, includingThrottle: Bool = true) -> Bool {
-        self.liveness == .stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
+        self.unknownBecause != nil || self.liveness == .stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
             || (includingThrottle && self.isThrottled(at: now))
     }
 
@@ -132,6 +132,8 @@ extension PairState {
     }
 
     private func summary(at now: Timestamp, stalls: StallSet) -> Summary {
+        // Nothing the pair holds says anything while its source cannot see the engine at all.
+        if self.unknownBecause != nil { return .unknown }
         if self.liveness == .stopped { return .stopped }
         if self.isDown(at: now) { return .engineDown }
         if self.network == .unavailable { return .noNetwork }

@@ -20,6 +20,8 @@ public struct ReloadService: Service {
     let web: WebSecurityHolder?
     /// The running loggers' level, shared by every handler; nil leaves it alone.
     let logLevel: SharedLogLevel?
+    /// The `unit:` sources' rules files: read again, each kept when it has a problem.
+    let rules: UnitRulesRegistry
     let logger: Logger
 
     public init(
@@ -29,8 +31,10 @@ public struct ReloadService: Service {
         notify: SystemdNotifyService,
         web: WebSecurityHolder? = nil,
         logLevel: SharedLogLevel? = nil,
+        rules: UnitRulesRegistry = UnitRulesRegistry(),
         logger: Logger
     ) {
+        self.rules = rules
         self.logLevel = logLevel
         self.load = load
         self.running = running
@@ -50,6 +54,8 @@ public struct ReloadService: Service {
     func reload() {
         self.notify.reloading()
         defer { self.notify.reloaded() }
+        // The rules files of the running sources, whatever becomes of the configuration file.
+        self.rules.reload(logger: self.logger)
         do {
             let configuration = try self.load()
             self.store.reconfigure(configuration.monitorConfiguration)
