@@ -248,6 +248,8 @@ grep -q 'no-such-thing.service: the unit is not loaded' <<<"$log" || fail "no no
 summary_is ghost unknown || fail "ghost: the missing unit's pair is not unknown: $(status)"
 [ "$(metric 'syncmon_status{engine="ghost",database="default",status="unknown"}')" = 1 ] \
     || fail "ghost: syncmon_status{status=\"unknown\"} is not 1"
+[ "$(metric 'syncmon_engine_up{engine="ghost",database="default"}')" = 0 ] || fail "ghost: a unit systemd does not know counts as up"
+status | grep -q '"unknownReason" *: *"unit not-found"' || fail "ghost: the status JSON does not say why it is unknown: $(status)"
 in_ns sh -c 'printf "[Service]\nExecStart=/bin/sleep infinity\n" >/etc/systemd/system/no-such-thing.service'
 in_ns systemctl daemon-reload
 wait_for 15 summary_is ghost stopped || fail "ghost: not stopped once its unit exists (never started): $(status)"

@@ -24,6 +24,11 @@ struct UnknownPairTests {
         #expect(monitor.evaluate(Self.key, at: at(100))?.summary == .unknown, "\(name)")
         #expect(monitor.evaluate(Self.key, at: at(100))?.stalls.isEmpty == true, "\(name)")
         #expect(monitor.rows(at: at(100)).map(\.summary) == [.unknown], "\(name)")
+        // Not running as far as anyone can tell, and the row says why.
+        let row = monitor.rows(at: at(100))[0]
+        #expect(!row.up, "\(name)")
+        #expect(row.unknownReason == "unit not-found", "\(name)")
+        #expect(StatusDetail.text(for: row, now: at(100)) == "unit not-found", "\(name)")
         let seen = monitor.setUnknown(Self.key, because: nil, at: at(100))
         #expect(seen, "\(name)")
         #expect(monitor.evaluate(Self.key, at: at(100))?.summary == after, "\(name)")

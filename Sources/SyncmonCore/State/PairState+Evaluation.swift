@@ -5,9 +5,10 @@ public struct Evaluation: Hashable, Sendable, Codable {
 }
 
 extension PairState {
-    /// The engine is neither stopped nor down (docs/protocol.md#account-and-network, docs/protocol.md#liveness).
+    /// The engine is neither stopped nor down (docs/protocol.md#account-and-network, docs/protocol.md#liveness),
+    /// and its source can see it: a unit systemd does not know is not running.
     public func isUp(at now: Timestamp) -> Bool {
-        self.liveness != .stopped && !self.isDown(at: now)
+        self.unknownBecause == nil && self.liveness != .stopped && !self.isDown(at: now)
     }
 
     /// Down: its push connection closed without `engineStopped`, or 3 × the promised heartbeat
