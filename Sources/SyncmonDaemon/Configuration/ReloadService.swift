@@ -72,14 +72,14 @@ public struct ReloadService: Service {
                 metadata: [
                     SyncmonMetadataKey.messageID: MessageID.configurationReloaded.metadataValue,
                     SyncmonMetadataKey.configPath: "\(configuration.configFile ?? "-")",
-                    "syncmon.web_config": "\(configuration.webConfigFile ?? "-")",
-                    "syncmon.log_level": "\(configuration.logLevel)",
+                    SyncmonMetadataKey.webConfig: "\(configuration.webConfigFile ?? "-")",
+                    SyncmonMetadataKey.logLevel: "\(configuration.logLevel)",
                 ]
             )
         } catch {
             self.logger.error(
                 "configuration reload failed; keeping the running configuration",
-                metadata: [SyncmonMetadataKey.configPath: "\(self.running.configFile ?? "-")", "syncmon.reason": "\(error)"]
+                metadata: [SyncmonMetadataKey.configPath: "\(self.running.configFile ?? "-")", SyncmonMetadataKey.reason: "\(error)"]
             )
         }
     }

@@ -147,9 +147,9 @@ public final class EventReporter: Sendable {
                 SyncmonMetadataKey.messageID: MessageID.eventRejected.metadataValue,
                 SyncmonMetadataKey.rejectReason: "forbidden",
                 SyncmonMetadataKey.engine: "\(engine)",
-                "syncmon.peer_uid": "\(peer.user)",
-                "syncmon.peer_gid": "\(peer.group)",
-                "syncmon.peer_pid": "\(peer.process)",
+                SyncmonMetadataKey.peerUID: "\(peer.user)",
+                SyncmonMetadataKey.peerGID: "\(peer.group)",
+                SyncmonMetadataKey.peerPID: "\(peer.process)",
             ]
         )
     }
@@ -165,7 +165,7 @@ public final class EventReporter: Sendable {
             SyncmonMetadataKey.transport: "\(transport)",
             SyncmonMetadataKey.rejectedCount: "\(decision.count)",
         ]
-        if let field = first.field { metadata["syncmon.field"] = "\(field)" }
+        if let field = first.field { metadata[SyncmonMetadataKey.field] = "\(field)" }
         let field = first.field.map { " (\($0))" } ?? ""
         self.logger.warning(
             "rejected \(decision.count) event line(s) on \(transport): \(first.reason)\(field)",

@@ -29,7 +29,7 @@ public final class UnitRulesRegistry: Sendable {
                 self.failures.withLock { $0 += 1 }
                 logger.error(
                     "rules reload failed, the running rules stay: \(problem)",
-                    metadata: [SyncmonMetadataKey.configPath: "\(problem.file)", "syncmon.reason": "\(problem)"]
+                    metadata: [SyncmonMetadataKey.configPath: "\(problem.file)", SyncmonMetadataKey.reason: "\(problem)"]
                 )
             }
         }
