@@ -43,7 +43,7 @@ struct EvaluationServiceTests {
 
         /// Applies `text` at the clock's now, as a push connection's read does.
         func send(_ text: String) {
-            feed(self.store, text + "\n", now: self.clock.now())
+            feed(self.store, text + "\n", now: self.clock.wallTime())
         }
 
         /// Waits (by yielding, not by time) until the service sleeps until exactly `deadline`.

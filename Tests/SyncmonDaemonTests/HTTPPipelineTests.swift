@@ -29,12 +29,14 @@ struct HTTPPipelineTests {
             self.renderers.start()
             self.hashers.start()
             let (renderers, hashers) = (self.renderers, self.hashers)
+            // The router's time, as in `HTTPRouterTests`: just after the realistic steps.
+            let clock = ManualClock(now: at(10))
             self.channel = try await NIOAsyncTestingChannel { channel in
                 let pipeline = channel.pipeline.syncOperations
                 try pipeline.addHandler(RequestHeadLimiter(limit: headLimit))
                 try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
                 try pipeline.addHandler(
-                    HTTPRequestHandler(router: router, renderers: renderers, web: WebSecurityHolder(nil), hashers: hashers)
+                    HTTPRequestHandler(router: router, clock: clock, renderers: renderers, web: WebSecurityHolder(nil), hashers: hashers)
                 )
             }
         }

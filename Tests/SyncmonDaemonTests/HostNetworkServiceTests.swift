@@ -22,7 +22,7 @@ struct HostNetworkServiceTests {
     @Test("auto: the first view comes from the dumps, before run()")
     func firstView() throws {
         let deliveries = Deliveries()
-        let service = HostNetworkService(mode: .auto, logger: Self.logger) { deliveries.append($0) }
+        let service = HostNetworkService(mode: .auto, clock: SystemServiceClock(), logger: Self.logger) { deliveries.append($0) }
         service.start()
         let first = try #require(deliveries.updates.first)
         guard case .view = first else {
@@ -40,7 +40,7 @@ struct HostNetworkServiceTests {
         ])
     func fixed(mode: HostNetworkMode, expected: [HostNetworkService.Update]) {
         let deliveries = Deliveries()
-        HostNetworkService(mode: mode, logger: Self.logger) { deliveries.append($0) }.start()
+        HostNetworkService(mode: mode, clock: SystemServiceClock(), logger: Self.logger) { deliveries.append($0) }.start()
         #expect(deliveries.updates == expected)
     }
 
@@ -49,7 +49,7 @@ struct HostNetworkServiceTests {
     /// stop has to happen at all, within a minute.
     @Test("the reader thread, blocked in poll(2), stops at graceful shutdown", .timeLimit(.minutes(1)), arguments: [HostNetworkMode.auto, .off])
     func gracefulShutdown(mode: HostNetworkMode) async throws {
-        let service = HostNetworkService(mode: mode, logger: Self.logger) { _ in }
+        let service = HostNetworkService(mode: mode, clock: SystemServiceClock(), logger: Self.logger) { _ in }
         service.start()
         let group = ServiceGroup(configuration: .init(services: [service], logger: Self.logger))
         // The wake pipe keeps its byte until read, so this works whether or not the reader is

@@ -21,7 +21,8 @@ struct PersistenceRetryTests {
         var batch = IngestBatch()
         Array(#"{"v":1,"engine":"notes","type":"heartbeat"}"#.utf8).withUnsafeBytes { batch.add(.line($0)) }
         _ = store.apply(batch, transport: .push, connection: nil, now: at(0))
-        let service = PersistenceService(file: file, store: store, interval: .seconds(1 as Int64), logger: Logger(label: "test"))
+        let service = PersistenceService(
+            file: file, store: store, interval: .seconds(1 as Int64), clock: ManualClock(now: at(1)), logger: Logger(label: "test"))
 
         #expect(service.saveIfDirty(final: false) == false)
         #expect(service.saveIfDirty(final: false) == false, "still dirty after the first failure")

@@ -19,12 +19,14 @@ struct StreamHandlerTests {
         let health = SourceHealth(name: "engine", logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let record = AttemptRecord()
         let resume = StreamResume()
+        let clock = ManualClock(now: at(0))
 
         func ingest() -> EventIngest {
             EventIngest(
                 store: self.store,
                 reporter: EventReporter(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })),
                 transport: .subscribe,
+                clock: self.clock,
                 maximumLineLength: 65_536
             )
         }

@@ -3,39 +3,22 @@ import SyncmonSockets
 import SyncmonTestSupport
 import Testing
 
-/// sd_notify's watchdog (docs/operations.md#systemd): WATCHDOG=1 at half of WATCHDOG_USEC, for this process only.
+/// sd_notify's watchdog (docs/operations.md#systemd) on the real binary: WATCHDOG=1 goes out
+/// when `WATCHDOG_USEC` is for this process only. When (the cadence) is
+/// `SystemdNotifyServiceTests`' question, on a manual clock: here no interval is timed.
 @Suite("systemd watchdog", .serialized)
 struct WatchdogTests {
-    /// Intervals between consecutive WATCHDOG=1 datagrams, in seconds.
-    static func intervals(_ datagrams: [NotifySocket.Datagram]) -> [Double] {
-        let times = datagrams.filter { $0.contains("WATCHDOG=1") }.map(\.received)
-        return zip(times, times.dropFirst()).map { pair in
-            let duration = pair.0.duration(to: pair.1)
-            return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
-    }
-
-    func checkCadence(environment: [String: String]) async throws {
-        try await withDaemon(environment: environment) { daemon, _ in
+    @Test("WATCHDOG_USEC=1000000 without WATCHDOG_PID: WATCHDOG=1 keeps coming")
+    func pings() async throws {
+        try await withDaemon(environment: ["WATCHDOG_USEC": "1000000"]) { daemon, _ in
             let ready = daemon.notify.datagrams.count
-            // Six pings take about 3 s at a 0.5 s cadence.
-            let six = await daemon.notify.waitForCount("WATCHDOG=1", atLeast: 6, from: ready, timeout: .seconds(8))
-            #expect(six, "datagrams: \(daemon.notify.datagrams)")
-            let intervals = Self.intervals(Array(daemon.notify.datagrams.dropFirst(ready)))
-            let mean = intervals.reduce(0, +) / Double(max(intervals.count, 1))
-            #expect(mean > 0.35 && mean < 0.9, "intervals \(intervals)")
-            // Regular pings; the upper bound leaves room for a busy CI machine.
-            #expect(intervals.allSatisfy { $0 > 0.1 && $0 < 1.5 }, "intervals \(intervals)")
+            let pings = await daemon.notify.waitForCount("WATCHDOG=1", atLeast: 3, from: ready)
+            #expect(pings, "datagrams: \(daemon.notify.datagrams)")
         }
     }
 
-    @Test("WATCHDOG_USEC=1000000 without WATCHDOG_PID: WATCHDOG=1 about every 0.5 s")
-    func cadence() async throws {
-        try await self.checkCadence(environment: ["WATCHDOG_USEC": "1000000"])
-    }
-
-    @Test("WATCHDOG_PID naming the daemon itself: WATCHDOG=1 about every 0.5 s")
-    func cadenceForOwnPID() async throws {
+    @Test("WATCHDOG_PID naming the daemon itself: WATCHDOG=1 keeps coming")
+    func pingsForOwnPID() async throws {
         let directory = try TemporaryDirectory(prefix: "smd")
         defer { directory.remove() }
         // A shell sets WATCHDOG_PID to its own pid and then becomes the daemon (exec keeps the pid).
@@ -48,10 +31,8 @@ struct WatchdogTests {
             executable: script
         )
         let ready = daemon.notify.datagrams.count
-        let pings = await daemon.notify.waitForCount("WATCHDOG=1", atLeast: 4, from: ready, timeout: .seconds(6))
+        let pings = await daemon.notify.waitForCount("WATCHDOG=1", atLeast: 3, from: ready)
         #expect(pings, "datagrams: \(daemon.notify.datagrams)")
-        let intervals = Self.intervals(Array(daemon.notify.datagrams.dropFirst(ready)))
-        #expect(intervals.allSatisfy { $0 > 0.1 && $0 < 1.5 }, "intervals \(intervals)")
         #expect(await daemon.stop() == .exited(0))
     }
 

@@ -57,20 +57,7 @@ extension SyncthingAdapter {
         let peers = self.peers
         switch event.payload {
         case .stateChanged(let id, let from, let to, let error):
-            self.withFolder(id) { folder in
-                let wasPulling = from.map(SyncthingFolder.pullStates.contains) ?? folder.isPulling
-                let isPulling = SyncthingFolder.pullStates.contains(to)
-                folder.state = to
-                folder.stateError = to == "error" ? error : nil
-                if wasPulling, !isPulling { folder.endPull(folderFailed: to == "error", &emitter, at: time) }
-                if isPulling, !wasPulling || folder.importWord != .open { folder.startPull(&emitter, at: time) }
-                folder.reconcile(peers, &emitter, at: time, network: false)
-                if to == "idle" { folder.observeImport(force: false, &emitter, at: time) }
-            }
-            if from == "error", to != "error" {
-                // Leaving an error: what the folder needs now is not known until a snapshot.
-                self.needsSnapshot = true
-            }
+            self.stateChanged(id, from: from, to: to, error: error, at: time, &emitter)
         case .folderSummary(let id, let summary):
             self.withFolder(id) { folder in
                 folder.needItems = summary.needTotalItems
@@ -80,13 +67,7 @@ extension SyncthingAdapter {
                 folder.observeImport(force: false, &emitter, at: time)
             }
         case .folderCompletion(let completion):
-            guard let device = completion.device else { return }
-            self.withFolder(completion.folder ?? "") { folder in
-                guard folder.devices.contains(device) else { return }
-                folder.completions[device] = SyncthingFolder.Completion(completion)
-                folder.staleCompletions.remove(device)
-                folder.reconcileExport(peers, &emitter, at: time)
-            }
+            self.completed(completion, at: time, &emitter)
         case .folderErrors(let id, let items):
             self.withFolder(id) { $0.itemsFailed(items, &emitter, at: time) }
         case .folderPaused(let id):
@@ -137,6 +118,39 @@ extension SyncthingAdapter {
             break
         case .malformed(let type):
             emitter.notice(.malformedEvent(id: event.id, type: type))
+        }
+    }
+
+    /// A folder's `StateChanged`: a pull starts or ends, and the pair's phases follow.
+    private mutating func stateChanged(
+        _ id: String, from: String?, to: String, error: String?, at time: Timestamp, _ emitter: inout SyncthingEmitter
+    ) {
+        let peers = self.peers
+        self.withFolder(id) { folder in
+            let wasPulling = from.map(SyncthingFolder.pullStates.contains) ?? folder.isPulling
+            let isPulling = SyncthingFolder.pullStates.contains(to)
+            folder.state = to
+            folder.stateError = to == "error" ? error : nil
+            if wasPulling, !isPulling { folder.endPull(folderFailed: to == "error", &emitter, at: time) }
+            if isPulling, !wasPulling || folder.importWord != .open { folder.startPull(&emitter, at: time) }
+            folder.reconcile(peers, &emitter, at: time, network: false)
+            if to == "idle" { folder.observeImport(force: false, &emitter, at: time) }
+        }
+        if from == "error", to != "error" {
+            // Leaving an error: what the folder needs now is not known until a snapshot.
+            self.needsSnapshot = true
+        }
+    }
+
+    /// A `FolderCompletion`: how far a peer has the folder, which moves the export.
+    private mutating func completed(_ completion: SyncthingJSON.Completion, at time: Timestamp, _ emitter: inout SyncthingEmitter) {
+        guard let device = completion.device else { return }
+        let peers = self.peers
+        self.withFolder(completion.folder ?? "") { folder in
+            guard folder.devices.contains(device) else { return }
+            folder.completions[device] = SyncthingFolder.Completion(completion)
+            folder.staleCompletions.remove(device)
+            folder.reconcileExport(peers, &emitter, at: time)
         }
     }
 

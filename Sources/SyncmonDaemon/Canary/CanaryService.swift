@@ -10,14 +10,14 @@ import SyncmonCore
 public struct CanaryService: Service {
     let canaries: [(key: PairKey, configuration: CanaryConfiguration)]
     let store: MonitorStore
-    let clock: any CanaryClock
+    let clock: any ServiceClock
     let stateDirectory: String
     let logger: Logger
 
     public init(
         canaries: [(key: PairKey, configuration: CanaryConfiguration)],
         store: MonitorStore,
-        clock: any CanaryClock = SystemCanaryClock(),
+        clock: any ServiceClock,
         stateDirectory: String,
         logger: Logger
     ) {
@@ -34,12 +34,12 @@ public struct CanaryService: Service {
         inotify?.start()
         defer { inotify?.stop() }
         await cancelWhenGracefulShutdown {
-            let started = self.clock.now().monotonic
+            let started = self.clock.monotonicTime()
             var runners = self.canaries.map {
                 CanaryRunner(key: $0.key, configuration: $0.configuration, stateDirectory: self.stateDirectory, startedAt: started)
             }
             while !Task.isCancelled {
-                let now = self.clock.now()
+                let now = self.clock.moment()
                 let changes = inotify?.take() ?? InotifyWatch.Changes()
                 let monitor = self.store.snapshot().monitor
                 var next = MonotonicInstant(microseconds: .max)

@@ -27,7 +27,7 @@ public struct EvaluationService: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                let now = self.clock.now()
+                let now = self.clock.wallTime()
                 let (changes, next) = self.store.look(at: now, latest: now.adding(Self.longestSleep))
                 if !changes.isEmpty { self.report(changes) }
                 await self.sleep(until: next)

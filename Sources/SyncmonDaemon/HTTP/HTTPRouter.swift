@@ -116,8 +116,8 @@ public struct HTTPRouter: Sendable {
     }
 
     /// `/metrics` for the HTTP server: rendered in pieces off the event loop while the earlier
-    /// pieces are already being sent (`respond(to:)` gives the same bytes whole).
-    public func streamedMetrics(for request: HTTPRequest, now: Timestamp = WallClock.now()) -> StreamedMetrics? {
+    /// pieces are already being sent (`respond(to:now:)` gives the same bytes whole).
+    public func streamedMetrics(for request: HTTPRequest, now: Timestamp) -> StreamedMetrics? {
         guard request.path == "/metrics", request.method == .GET else { return nil }
         let format = ExpositionFormat.negotiate(accept: request.accept)
         let snapshot = self.store.snapshot()
@@ -134,7 +134,7 @@ public struct HTTPRouter: Sendable {
         }
     }
 
-    public func respond(to request: HTTPRequest, now: Timestamp = WallClock.now()) -> HTTPResponse {
+    public func respond(to request: HTTPRequest, now: Timestamp) -> HTTPResponse {
         guard request.method == .GET || request.method == .HEAD else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are served\n")
             response.headers.append(("allow", "GET, HEAD"))

@@ -26,6 +26,7 @@ public struct HTTPService: Service {
     let addresses: [String]
     let router: HTTPRouter
     let group: any EventLoopGroup
+    let clock: any ServiceClock
     let configuration: DaemonConfiguration
     let readiness: ReadinessLatch
     let web: WebSecurityHolder
@@ -35,6 +36,7 @@ public struct HTTPService: Service {
         configuration: DaemonConfiguration,
         router: HTTPRouter,
         group: any EventLoopGroup,
+        clock: any ServiceClock,
         readiness: ReadinessLatch,
         web: WebSecurityHolder? = nil,
         logger: Logger
@@ -44,12 +46,14 @@ public struct HTTPService: Service {
         self.configuration = configuration
         self.router = router
         self.group = group
+        self.clock = clock
         self.readiness = readiness
         self.logger = logger
     }
 
     public func run() async throws {
         let router = self.router
+        let clock = self.clock
         // Rendering threads of their own: a renderer waits for the socket to drain, and a
         // waiting thread must not be one of the global pool's, where the daemon's async
         // services (the watchdog among them) run. A client that stops reading is cut off by
@@ -81,7 +85,7 @@ public struct HTTPService: Service {
                     }
                     try pipeline.addHandler(RequestHeadLimiter(limit: headLimit))
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                    try pipeline.addHandler(HTTPRequestHandler(router: router, renderers: renderers, web: web, hashers: hashers))
+                    try pipeline.addHandler(HTTPRequestHandler(router: router, clock: clock, renderers: renderers, web: web, hashers: hashers))
                 }
             }
         var servers: [any Channel] = []
@@ -230,6 +234,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let router: HTTPRouter
+    /// The time `/metrics` and the status are computed at.
+    private let clock: any ServiceClock
     private let renderers: NIOThreadPool
     private let web: WebSecurityHolder
     private let hashers: NIOThreadPool
@@ -237,8 +243,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Set when the connection went away while bcrypt ran.
     private var removed = false
 
-    init(router: HTTPRouter, renderers: NIOThreadPool, web: WebSecurityHolder, hashers: NIOThreadPool) {
+    init(router: HTTPRouter, clock: any ServiceClock, renderers: NIOThreadPool, web: WebSecurityHolder, hashers: NIOThreadPool) {
         self.router = router
+        self.clock = clock
         self.renderers = renderers
         self.web = web
         self.hashers = hashers
@@ -296,11 +303,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func serve(head: HTTPRequestHead, extraHeaders: [(String, String)], context: ChannelHandlerContext) {
         let request = HTTPRequest(head: head)
-        if let streamed = self.router.streamedMetrics(for: request) {
+        let now = self.clock.wallTime()
+        if let streamed = self.router.streamedMetrics(for: request, now: now) {
             self.stream(streamed, head: head, extraHeaders: extraHeaders, context: context)
             return
         }
-        self.write(self.router.respond(to: request), head: head, extraHeaders: extraHeaders, context: context)
+        self.write(self.router.respond(to: request, now: now), head: head, extraHeaders: extraHeaders, context: context)
     }
 
     /// Writes a whole response, gzipped (through the same compressor as `/metrics`) when the

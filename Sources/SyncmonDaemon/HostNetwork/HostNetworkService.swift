@@ -24,6 +24,7 @@ public final class HostNetworkService: Service, Sendable {
     }
 
     private let mode: HostNetworkMode
+    private let clock: any ServiceClock
     private let logger: Logger
     private let deliver: @Sendable (Update) -> Void
     /// The open reader between `start()` and `run()`.
@@ -31,8 +32,9 @@ public final class HostNetworkService: Service, Sendable {
     /// A pipe whose write end wakes the reader thread for shutdown.
     private let wake: (read: Int32, write: Int32)?
 
-    public init(mode: HostNetworkMode, logger: Logger, deliver: @escaping @Sendable (Update) -> Void) {
+    public init(mode: HostNetworkMode, clock: any ServiceClock, logger: Logger, deliver: @escaping @Sendable (Update) -> Void) {
         self.mode = mode
+        self.clock = clock
         self.logger = logger
         self.deliver = deliver
         var descriptors: [Int32] = [-1, -1]
@@ -47,7 +49,7 @@ public final class HostNetworkService: Service, Sendable {
     /// Takes the first view before the other services start, waiting at most `timeout` for the
     /// dumps (a few milliseconds on any host): pairs restored from the state file must not show
     /// `unknown` for a moment, and the first events must meet the host's real state.
-    public func start(timeout: Duration = .seconds(2)) {
+    public func start(timeout: TimeSpan = .seconds(Int64(2))) {
         switch self.mode {
         case .off:
             return
@@ -68,14 +70,14 @@ public final class HostNetworkService: Service, Sendable {
             self.deliver(.unavailable(error.description))
             return
         }
-        let deadline = ContinuousClock.now + timeout
+        let deadline = self.clock.monotonicTime().adding(timeout)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HostNetworkReader.bufferSize, alignment: 8)
         defer { buffer.deallocate() }
         do {
             while !reader.follower.isFollowing {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero, reader.waitReadable(milliseconds: Int32((left / .milliseconds(1)).rounded(.up))) else {
-                    self.logger.warning("the host network dump did not finish in \(timeout); the view follows when it does")
+                let left = deadline.since(self.clock.monotonicTime())
+                guard left > .zero, reader.waitReadable(milliseconds: Int32((left.microseconds + 999) / 1000)) else {
+                    self.logger.warning("the host network dump did not finish in \(timeout.seconds) seconds; the view follows when it does")
                     break
                 }
                 try reader.readAvailable(buffer: buffer) { self.deliver(.view($0)) }

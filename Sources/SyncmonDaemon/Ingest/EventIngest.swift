@@ -13,6 +13,8 @@ final class EventIngest {
     private let store: MonitorStore
     private let reporter: EventReporter
     private let transport: Transport
+    /// What the events' arrival is timed with; also the time a push connection closes at.
+    let clock: any ServiceClock
     /// The push connection the events came on, which engines that start on it are tied to;
     /// an adapter may name a connection of its own to tie the pairs it reports the same way.
     private let connection: UInt64?
@@ -32,6 +34,7 @@ final class EventIngest {
         store: MonitorStore,
         reporter: EventReporter,
         transport: Transport,
+        clock: any ServiceClock,
         connection: UInt64? = nil,
         maximumLineLength: Int,
         highestSequence: Int64? = nil
@@ -39,6 +42,7 @@ final class EventIngest {
         self.store = store
         self.reporter = reporter
         self.transport = transport
+        self.clock = clock
         self.connection = connection
         self.maximumLineLength = maximumLineLength
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
@@ -91,7 +95,7 @@ final class EventIngest {
         }
         self.delivered += self.batch.lines
         self.total += self.batch.lines
-        let now = WallClock.now()
+        let now = self.clock.wallTime()
         let outcome = self.store.apply(self.batch, transport: self.transport, connection: self.connection, peer: self.peer, now: now)
         self.batch.removeAll()
         self.reporter.report(outcome.changes)

@@ -15,20 +15,24 @@ public struct PersistenceService: Service {
     let file: StateFile
     let store: MonitorStore
     let interval: TimeSpan
+    let clock: any ServiceClock
     let logger: Logger
     public let health: PersistenceHealth
 
-    public init(file: StateFile, store: MonitorStore, interval: TimeSpan, logger: Logger, health: PersistenceHealth = PersistenceHealth()) {
+    public init(
+        file: StateFile, store: MonitorStore, interval: TimeSpan, clock: any ServiceClock, logger: Logger, health: PersistenceHealth = PersistenceHealth()
+    ) {
         self.file = file
         self.store = store
         self.interval = interval
+        self.clock = clock
         self.logger = logger
         self.health = health
     }
 
     /// Restores persisted pairs into the store (before any listener starts), as the daemon
     /// starts at `start`.
-    public func restore(start: Timestamp = WallClock.now()) {
+    public func restore(start: Timestamp) {
         switch self.file.load(now: start) {
         case .missing:
             self.logger.info("no saved state yet", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)"])
@@ -52,15 +56,15 @@ public struct PersistenceService: Service {
         try? await cancelWhenGracefulShutdown {
             var schedule = SaveSchedule(budget: self.interval)
             while true {
-                let now = WallClock.now()
+                let now = self.clock.wallTime()
                 let dirtySince = self.store.dirtySince
                 if schedule.isDue(now: now, dirtySince: dirtySince) {
                     let saved = self.saveIfDirty(final: false)
-                    schedule.saved(start: now, end: WallClock.now(), succeeded: saved)
+                    schedule.saved(start: now, end: self.clock.wallTime(), succeeded: saved)
                     continue
                 }
                 let wake = schedule.nextCheck(now: now, dirtySince: dirtySince)
-                try await Task.sleep(for: .microseconds(max(1_000, wake.since(now).microseconds)))
+                try await self.clock.sleep(for: TimeSpan(microseconds: max(1_000, wake.since(now).microseconds)))
             }
         }
         // The final save on SIGTERM: attempted whatever happened before, its failure logged.
@@ -71,7 +75,7 @@ public struct PersistenceService: Service {
     @discardableResult
     func saveIfDirty(final: Bool) -> Bool {
         guard let (monitor, since) = self.store.takeDirty() else { return true }
-        let now = WallClock.now()
+        let now = self.clock.wallTime()
         let metadata: Logger.Metadata = [SyncmonMetadataKey.statePath: "\(self.file.path)"]
         do {
             try self.file.save(monitor, now: now)

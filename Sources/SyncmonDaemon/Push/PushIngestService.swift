@@ -22,6 +22,7 @@ public struct PushIngestService: Service {
     let store: MonitorStore
     let reporter: EventReporter
     let group: any EventLoopGroup
+    let clock: any ServiceClock
     let configuration: DaemonConfiguration
     let readiness: ReadinessLatch
     let logger: Logger
@@ -40,6 +41,7 @@ public struct PushIngestService: Service {
         store: MonitorStore,
         reporter: EventReporter,
         group: any EventLoopGroup,
+        clock: any ServiceClock,
         readiness: ReadinessLatch,
         logger: Logger,
         listener: Listener
@@ -49,6 +51,7 @@ public struct PushIngestService: Service {
         self.store = store
         self.reporter = reporter
         self.group = group
+        self.clock = clock
         self.readiness = readiness
         self.logger = logger
         self.listener = listener
@@ -59,6 +62,7 @@ public struct PushIngestService: Service {
         let store = self.store
         let reporter = self.reporter
         let logger = self.logger
+        let clock = self.clock
         let lineLength = self.configuration.maximumLineLength
         let bootstrap = ServerBootstrap(group: self.group)
             .serverChannelOption(.backlog, value: EventsSocket.backlog)
@@ -72,7 +76,8 @@ public struct PushIngestService: Service {
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        IngestHandler(connection: id, store: store, reporter: reporter, counter: connections, maximumLineLength: lineLength, logger: logger)
+                        IngestHandler(
+                            connection: id, store: store, reporter: reporter, clock: clock, counter: connections, maximumLineLength: lineLength, logger: logger)
                     )
                 }
             }
@@ -155,7 +160,10 @@ final class IngestHandler: ChannelInboundHandler {
     private let ingest: EventIngest
     private let logger: Logger
 
-    init(connection: UInt64, store: MonitorStore, reporter: EventReporter, counter: ConnectionCounter, maximumLineLength: Int, logger: Logger) {
+    init(
+        connection: UInt64, store: MonitorStore, reporter: EventReporter, clock: any ServiceClock, counter: ConnectionCounter, maximumLineLength: Int,
+        logger: Logger
+    ) {
         self.connection = connection
         self.logger = logger
         self.store = store
@@ -165,6 +173,7 @@ final class IngestHandler: ChannelInboundHandler {
             store: store,
             reporter: reporter,
             transport: .push,
+            clock: clock,
             connection: connection,
             maximumLineLength: maximumLineLength
         )
@@ -212,7 +221,7 @@ final class IngestHandler: ChannelInboundHandler {
         // Nor does a connection the daemon closes as it stops: the engine has not gone down
         // (logging it would be a false engine_down error per engine at every restart).
         if self.ingest.total > 1, !self.counter.isStopping {
-            let changes = self.store.connectionClosed(self.connection, now: WallClock.now())
+            let changes = self.store.connectionClosed(self.connection, now: self.ingest.clock.wallTime())
             self.reporter.report(changes)
         }
         self.counter.close()

@@ -15,13 +15,15 @@ protocol EventSource: Sendable {
     func run(in context: SourceContext) async
 }
 
-/// What every source works with: the state model, the reporter, the event loops, its own
-/// health (the `syncmon_source_*` series) and where it may keep state.
+/// What every source works with: the state model, the reporter, the event loops, the clock,
+/// its own health (the `syncmon_source_*` series) and where it may keep state.
 struct SourceContext: Sendable {
     let name: String
     let store: MonitorStore
     let reporter: EventReporter
     let group: any EventLoopGroup
+    /// What the source reads time from and sleeps on.
+    let clock: any ServiceClock
     let health: SourceHealth
     let stateDirectory: String
     let maximumLineLength: Int
@@ -34,6 +36,7 @@ struct SourceContext: Sendable {
             store: self.store,
             reporter: self.reporter,
             transport: .subscribe,
+            clock: self.clock,
             connection: connection,
             maximumLineLength: self.maximumLineLength,
             highestSequence: highestSequence

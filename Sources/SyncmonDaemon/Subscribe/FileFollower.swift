@@ -32,10 +32,10 @@ struct FileFollower {
     let health: SourceHealth
     let stateFile: SourceStateFile<FileOffsetDocument>
     let logger: Logger
-    let pollInterval: Duration
-    let saveInterval: Duration
-    let retireGrace: Duration
-    let missingGrace: Duration
+    let pollInterval: TimeSpan
+    let saveInterval: TimeSpan
+    let retireGrace: TimeSpan
+    let missingGrace: TimeSpan
     var backoff: ReconnectBackoff
     /// Where the file ended when the daemon started (see ``startSnapshot(path:maximumLineLength:)``).
     let snapshot: StartSnapshot?
@@ -86,22 +86,22 @@ struct FileFollower {
 
     private var current: OpenFile?
     /// The file rotated away, still read until the deadline.
-    private var retired: (file: OpenFile, until: ContinuousClock.Instant)?
+    private var retired: (file: OpenFile, until: MonotonicInstant)?
     /// Since when the path names no file while `current` is still open.
-    private var missingSince: ContinuousClock.Instant?
+    private var missingSince: MonotonicInstant?
     private var pendingStart = StartPosition.offset(0)
     private var lastSaved: FileOffsetDocument?
-    private var lastSaveTime = ContinuousClock.now
+    private var lastSaveTime: MonotonicInstant
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
 
     init(
         context: SourceContext,
         path: String,
         fromStart: Bool,
-        pollInterval: Duration = .milliseconds(250),
-        saveInterval: Duration = .seconds(1),
-        retireGrace: Duration = .seconds(2),
-        missingGrace: Duration = .seconds(5),
+        pollInterval: TimeSpan = TimeSpan(microseconds: 250_000),
+        saveInterval: TimeSpan = .seconds(Int64(1)),
+        retireGrace: TimeSpan = .seconds(Int64(2)),
+        missingGrace: TimeSpan = .seconds(Int64(5)),
         backoff: ReconnectBackoff = ReconnectBackoff(initial: 0.25, maximum: 5, jitter: 0.2),
         snapshot: StartSnapshot? = nil
     ) {
@@ -118,6 +118,7 @@ struct FileFollower {
         self.missingGrace = missingGrace
         self.backoff = backoff
         self.snapshot = snapshot
+        self.lastSaveTime = context.clock.monotonicTime()
     }
 
     private var metadata: Logger.Metadata { [SyncmonMetadataKey.source: "\(self.name)"] }
@@ -137,7 +138,7 @@ struct FileFollower {
                     self.pollRetired(force: false)
                     let delay = self.backoff.nextDelay()
                     self.health.disconnected(reason, retryIn: delay)
-                    try? await Task.sleep(for: .seconds(delay))
+                    try? await self.context.clock.sleep(for: .seconds(delay))
                     if !Task.isCancelled { self.health.countReconnect() }
                     continue
                 }
@@ -148,7 +149,7 @@ struct FileFollower {
                 // More may be waiting (a large backlog is read in slices): yield, do not sleep.
                 await Task.yield()
             } else {
-                try? await Task.sleep(for: self.pollInterval)
+                try? await self.context.clock.sleep(for: self.pollInterval)
             }
         }
         // Whatever arrived until now is read before stopping: a restart starts right after it.
@@ -320,10 +321,10 @@ struct FileFollower {
         guard stat(self.path, &named) == 0 else {
             guard errno == ENOENT else { return false }
             // Renamed away and not (yet) recreated: go on reading the old file for a while.
-            let now = ContinuousClock.now
+            let now = self.context.clock.monotonicTime()
             let since = self.missingSince ?? now
             self.missingSince = since
-            guard now - since >= self.missingGrace else { return false }
+            guard now.since(since) >= self.missingGrace else { return false }
             self.logger.notice("subscribe source \(self.name): \(self.path) was removed", metadata: self.metadata)
             file.ingest.finish()
             file.partialLength = 0
@@ -344,7 +345,7 @@ struct FileFollower {
             self.retire(old.file)
             self.retired = nil
         }
-        self.retired = (file, ContinuousClock.now + self.retireGrace)
+        self.retired = (file, self.context.clock.monotonicTime().adding(self.retireGrace))
         self.current = nil
         self.health.countReconnect()
         self.logger.info("subscribe source \(self.name): \(self.path) was rotated; following the new file", metadata: self.metadata)
@@ -362,7 +363,7 @@ struct FileFollower {
     private mutating func pollRetired(force: Bool) {
         guard var old = self.retired else { return }
         _ = self.read(&old.file, budget: .max)
-        if force || ContinuousClock.now >= old.until {
+        if force || self.context.clock.monotonicTime() >= old.until {
             self.retire(old.file)
             self.retired = nil
         } else {
@@ -419,8 +420,8 @@ struct FileFollower {
         guard let file = self.current else { return }
         let document = FileOffsetDocument(path: self.path, device: file.device, inode: file.inode, offset: file.lineOffset)
         guard document != self.lastSaved else { return }
-        let now = ContinuousClock.now
-        guard force || now - self.lastSaveTime >= self.saveInterval else { return }
+        let now = self.context.clock.monotonicTime()
+        guard force || now.since(self.lastSaveTime) >= self.saveInterval else { return }
         do {
             try self.stateFile.save(document)
             self.lastSaved = document

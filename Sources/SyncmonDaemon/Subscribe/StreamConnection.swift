@@ -14,8 +14,8 @@ struct AttemptOutcome: Sendable {
     var delivered = 0
     /// Why it ended.
     var reason: String?
-    /// When the connection was established (HTTP: answered with 2xx).
-    var connectedAt: ContinuousClock.Instant?
+    /// When the connection was established (HTTP: answered with 2xx), on the source's clock.
+    var connectedAt: MonotonicInstant?
 }
 
 /// Shared between a connection's handler (on its event loop) and the source's task.
@@ -27,8 +27,8 @@ final class AttemptRecord: Sendable {
         self.state.withLock { $0.delivered += count }
     }
 
-    func connected() {
-        self.state.withLock { $0.connectedAt = ContinuousClock.now }
+    func connected(at instant: MonotonicInstant) {
+        self.state.withLock { $0.connectedAt = instant }
     }
 
     /// Records why the connection ends; the first reason wins.
@@ -217,7 +217,7 @@ final class LineStreamHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        self.record.connected()
+        self.record.connected(at: self.ingest.clock.monotonicTime())
         self.health.connected(self.detail)
         context.fireChannelActive()
     }
@@ -316,7 +316,7 @@ final class HTTPStreamHandler: ChannelInboundHandler {
             let isSSE = contentType.hasPrefix("text/event-stream")
             self.mode = isSSE ? .sse : .ndjson
             self.resume.setKind(isSSE ? .sse : .ndjson)
-            self.record.connected()
+            self.record.connected(at: self.ingest.clock.monotonicTime())
             self.health.connected("\(self.url), \(isSSE ? "text/event-stream" : "NDJSON")")
         case .body(let buffer):
             switch self.mode {

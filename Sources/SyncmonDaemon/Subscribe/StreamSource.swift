@@ -21,7 +21,7 @@ struct StreamSource: EventSource {
                 // The resume point is saved at most a second after it moved.
                 group.addTask {
                     while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(1))
+                        try? await context.clock.sleep(for: .seconds(Int64(1)))
                         self.saveResume(resume, to: resumeFile, context: context)
                     }
                 }
@@ -36,7 +36,7 @@ struct StreamSource: EventSource {
                     if Task.isCancelled { break }
                     // A healthy connection (it delivered lines, or stayed up a while: a quiet
                     // engine, a long poll that ended empty) starts the schedule over.
-                    if outcome.delivered > 0 || outcome.connectedAt.map({ ContinuousClock.now - $0 >= .seconds(10) }) == true {
+                    if outcome.delivered > 0 || outcome.connectedAt.map({ context.clock.monotonicTime().since($0) >= .seconds(Int64(10)) }) == true {
                         backoff.reset()
                     }
                     if let retry = resume.current.retryMilliseconds {
@@ -45,7 +45,7 @@ struct StreamSource: EventSource {
                     }
                     let delay = backoff.nextDelay()
                     context.health.disconnected(outcome.reason ?? "connection closed", retryIn: delay)
-                    try? await Task.sleep(for: .seconds(delay))
+                    try? await context.clock.sleep(for: .seconds(delay))
                 }
             }
             await group.next()

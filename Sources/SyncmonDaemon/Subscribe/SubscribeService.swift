@@ -18,6 +18,7 @@ public struct SubscribeService: Service {
         store: MonitorStore,
         reporter: EventReporter,
         group: any EventLoopGroup,
+        clock: any ServiceClock,
         logger: Logger
     ) throws -> (services: [SubscribeService], registry: SourceRegistry) {
         let specs: [SourceSpec]
@@ -38,6 +39,7 @@ public struct SubscribeService: Service {
                     store: store,
                     reporter: reporter,
                     group: group,
+                    clock: clock,
                     health: health,
                     stateDirectory: configuration.stateDirectory,
                     maximumLineLength: configuration.maximumLineLength,

@@ -9,9 +9,10 @@ import SyncmonSystemd
 /// `WATCHDOG=1` at half of `WATCHDOG_USEC` only while the event loops and the state model
 /// answer, `STOPPING=1` on shutdown.
 public final class SystemdNotifyService: Service, Sendable {
-    private let notifier = SystemdNotifier()
+    private let notifier: any ServiceManagerNotifier
     private let store: MonitorStore
     private let group: any EventLoopGroup
+    private let clock: any ServiceClock
     private let readiness: ReadinessLatch
     private let logger: Logger
     /// The last STATUS text sent, to send only changes, and the store generation it was
@@ -19,9 +20,18 @@ public final class SystemdNotifyService: Service, Sendable {
     /// (at 10,000 pairs that was most of an idle daemon's CPU).
     private let lastStatus = Locked<(text: String, generation: UInt64)?>(nil)
 
-    public init(store: MonitorStore, group: any EventLoopGroup, readiness: ReadinessLatch, logger: Logger) {
+    public init(
+        store: MonitorStore,
+        group: any EventLoopGroup,
+        readiness: ReadinessLatch,
+        clock: any ServiceClock,
+        notifier: any ServiceManagerNotifier,
+        logger: Logger
+    ) {
+        self.notifier = notifier
         self.store = store
         self.group = group
+        self.clock = clock
         self.readiness = readiness
         self.logger = logger
     }
@@ -33,19 +43,17 @@ public final class SystemdNotifyService: Service, Sendable {
         let status = self.currentStatus()
         self.lastStatus.withLock { $0 = status }
         self.send([.ready, .status(status.text)])
-        let interval = (try? self.notifier.watchdogInterval()) ?? nil
+        let interval = ((try? self.notifier.watchdogInterval()) ?? nil).map(Self.span)
         try? await cancelWhenGracefulShutdown {
-            // Every second: STATUS= follows changes promptly whatever the watchdog interval.
-            let tick = min(interval ?? .seconds(1), .seconds(1))
-            var lastPing = ContinuousClock.now
+            var schedule = WatchdogSchedule(interval: interval, start: self.clock.monotonicTime())
             while true {
-                try await Task.sleep(for: tick)
-                if let interval, ContinuousClock.now - lastPing >= interval - tick / 2 {
+                try await self.clock.sleep(for: schedule.tick)
+                if schedule.isDue(at: self.clock.monotonicTime()) {
                     // A stuck event loop or lock never gets past these, so systemd's watchdog fires.
                     try await self.group.next().submit {}.get()
                     if self.store.isResponsive() {
                         self.send([.watchdog])
-                        lastPing = ContinuousClock.now
+                        schedule.pinged(at: self.clock.monotonicTime())
                     }
                 }
                 self.updateStatus()
@@ -74,7 +82,13 @@ public final class SystemdNotifyService: Service, Sendable {
 
     private func currentStatus() -> (text: String, generation: UInt64) {
         let snapshot = self.store.snapshot()
-        return (StatusLine.text(summaries: snapshot.monitor.summaries(at: WallClock.now())), snapshot.generation)
+        return (StatusLine.text(summaries: snapshot.monitor.summaries(at: self.clock.wallTime())), snapshot.generation)
+    }
+
+    /// `interval` in whole microseconds (sd_watchdog_enabled's unit).
+    private static func span(_ interval: Duration) -> TimeSpan {
+        let (seconds, attoseconds) = interval.components
+        return TimeSpan(microseconds: seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
     }
 
     private func send(_ messages: [NotifyMessage]) {

@@ -84,7 +84,7 @@ final class UnitFollower {
     /// Reads the unit at `path`: its state first (its lines count only while it is up), then the journal.
     private func look(_ bus: SystemdBus, unit: String, path: String) throws(SystemdError) {
         self.snapshot = try self.read(bus, path: path)
-        self.apply(self.tracker.observe(self.snapshot, at: self.clock.now()), unit: unit)
+        self.apply(self.tracker.observe(self.snapshot, at: self.clock.wallTime()), unit: unit)
         if self.source.rules != nil, self.journal == nil { self.openJournal(unit: unit) }
     }
 
@@ -137,7 +137,7 @@ final class UnitFollower {
                 return
             }
             if descriptors[2].revents != 0 { self.readJournal(unit: unit) }
-            self.apply(self.tracker.tick(at: self.clock.now()), unit: unit)
+            self.apply(self.tracker.tick(at: self.clock.wallTime()), unit: unit)
         }
     }
 
@@ -151,7 +151,7 @@ final class UnitFollower {
             "unit source \(self.context.name): \(unit): \(self.snapshot.activeState)/\(self.snapshot.subState) result \(self.snapshot.result) status \(self.snapshot.execMainStatus) restarts \(self.snapshot.restarts) job \(self.snapshot.jobType ?? "-")",
             metadata: self.context.metadata
         )
-        self.apply(self.tracker.observe(self.snapshot, at: self.clock.now()), unit: unit)
+        self.apply(self.tracker.observe(self.snapshot, at: self.clock.wallTime()), unit: unit)
     }
 
     private func jobType(_ bus: SystemdBus, job: BusValue) -> String {
@@ -161,7 +161,7 @@ final class UnitFollower {
     }
 
     private func apply(_ actions: [UnitAction], unit: String) {
-        let now = self.clock.now()
+        let now = self.clock.wallTime()
         let pair = PairKey(engine: self.mapper.engine, database: self.mapper.database)
         for action in actions {
             let failure: UnitFailure?

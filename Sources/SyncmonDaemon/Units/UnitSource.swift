@@ -27,8 +27,6 @@ struct UnitSource: EventSource {
     let rules: UnitRules?
     /// Restarts counted for `syncmon_unit_restarts_total`.
     var restarts = UnitRestartCounter.shared
-    /// The clock of event and stall times.
-    var clock: any ServiceClock = SystemServiceClock()
 
     func run(in context: SourceContext) async {
         // Written once to stop the thread, which waits on it beside the bus and the journal.
@@ -41,7 +39,7 @@ struct UnitSource: EventSource {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         await withTaskCancellationHandler {
-            _ = try? await pool.runIfActive { UnitFollower(source: self, context: context, wake: wake, clock: self.clock).run() }
+            _ = try? await pool.runIfActive { UnitFollower(source: self, context: context, wake: wake, clock: context.clock).run() }
         } onCancel: {
             var one: UInt8 = 1
             _ = write(waker, &one, 1)

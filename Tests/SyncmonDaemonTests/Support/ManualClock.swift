@@ -3,42 +3,58 @@ import SyncmonDaemon
 import SyncmonLock
 
 /// A `ServiceClock` that moves only when the test says: services run in process, and a test
-/// steps through hours of their life without waiting.
+/// steps through hours of their life without waiting. Its two readings move together (the
+/// monotonic one starts at an arbitrary boot time), so a sleep until a real-time deadline
+/// ends when the clock is moved to that deadline.
 final class ManualClock: ServiceClock {
     /// A task asleep on the clock.
     private struct Sleeper {
         let id: Int
-        let deadline: Timestamp
+        let deadline: MonotonicInstant
         let continuation: CheckedContinuation<Void, any Error>
     }
 
     /// What the lock protects.
     private struct State {
-        var now: Timestamp
+        var wall: Timestamp
+        var monotonic: MonotonicInstant
         var sleepers: [Sleeper] = []
         var nextID = 0
     }
 
     private let state: Locked<State>
 
-    init(now: Timestamp) {
-        self.state = Locked(State(now: now))
+    init(now: Timestamp, monotonic: MonotonicInstant = MonotonicInstant(microseconds: 1_000_000_000)) {
+        self.state = Locked(State(wall: now, monotonic: monotonic))
     }
 
-    func now() -> Timestamp {
-        self.state.withLock { $0.now }
+    func wallTime() -> Timestamp {
+        self.state.withLock { $0.wall }
     }
 
-    /// The deadlines tasks sleep until, earliest first.
+    func monotonicTime() -> MonotonicInstant {
+        self.state.withLock { $0.monotonic }
+    }
+
+    /// The real-time instants tasks sleep until, earliest first.
     var sleepingUntil: [Timestamp] {
-        self.state.withLock { $0.sleepers.map(\.deadline).sorted() }
+        self.state.withLock { state in
+            state.sleepers.map { state.wall.adding($0.deadline.since(state.monotonic)) }.sorted()
+        }
     }
 
-    /// Moves the clock to `time`, waking every sleeper whose deadline it reaches.
+    /// Moves the clock to the real-time `time` (never back), waking every sleeper whose
+    /// deadline it reaches.
     func advance(to time: Timestamp) {
+        self.advance(by: max(.zero, time.since(self.wallTime())))
+    }
+
+    /// Moves both readings on by `span`, waking every sleeper whose deadline it reaches.
+    func advance(by span: TimeSpan) {
         let woken = self.state.withLock { state -> [Sleeper] in
-            state.now = max(state.now, time)
-            let now = state.now
+            state.wall = state.wall.adding(span)
+            state.monotonic = state.monotonic.adding(span)
+            let now = state.monotonic
             let woken = state.sleepers.filter { $0.deadline <= now }
             state.sleepers.removeAll { $0.deadline <= now }
             return woken
@@ -46,7 +62,7 @@ final class ManualClock: ServiceClock {
         for sleeper in woken { sleeper.continuation.resume() }
     }
 
-    func sleep(until deadline: Timestamp) async throws {
+    func sleep(until deadline: MonotonicInstant) async throws {
         let id = self.state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -55,7 +71,7 @@ final class ManualClock: ServiceClock {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Result<Void, any Error>? = self.state.withLock { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= state.now { return .success(()) }
+                    if deadline <= state.monotonic { return .success(()) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return nil
                 }

@@ -55,14 +55,14 @@ struct SyncthingSource: EventSource {
                 // One quick retry first: a single reset connection is no reason to call the
                 // engine down; a refused or silent API on the second try is.
                 if failuresInARow >= 2 {
-                    let changes = context.store.connectionClosed(connection, now: WallClock.now())
+                    let changes = context.store.connectionClosed(connection, now: context.clock.wallTime())
                     context.reporter.report(changes)
                 }
                 let delay = failuresInARow == 1 ? 0.2 : backoff.nextDelay()
                 // Logged when the state or the reason changes (SourceHealth), at debug otherwise.
                 if failuresInARow >= 2 { context.health.disconnected(Self.describe(error, url: self.baseURL), retryIn: delay) }
                 if failuresInARow > 1 { context.health.countReconnect() }
-                try? await Task.sleep(for: .seconds(delay))
+                try? await context.clock.sleep(for: .seconds(delay))
             }
         }
         try? await client.shutdown()
@@ -83,10 +83,10 @@ struct SyncthingSource: EventSource {
                 while let request = snapshot.nextRequest {
                     try snapshot.record(request, body: try await api.get(request.path, timeout: .seconds(30)))
                 }
-                output = adapter.ingest(snapshot: snapshot, at: WallClock.now())
+                output = adapter.ingest(snapshot: snapshot, at: context.clock.wallTime())
             } else {
                 let body = try await api.get(adapter.eventsPath, timeout: .microseconds(adapter.pollDeadline.microseconds))
-                output = try adapter.ingest(events: body, at: WallClock.now())
+                output = try adapter.ingest(events: body, at: context.clock.wallTime())
             }
             answered()
             ingest.apply(output.events)
