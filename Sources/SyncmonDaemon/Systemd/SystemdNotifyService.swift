@@ -33,7 +33,7 @@ public final class SystemdNotifyService: Service, Sendable {
         let status = self.currentStatus()
         self.lastStatus.withLock { $0 = status }
         self.send([.ready, .status(status.text)])
-        StartupPages.release()
+        StartupPages.releaseAfterStart()
         let interval = (try? self.notifier.watchdogInterval()) ?? nil
         try? await cancelWhenGracefulShutdown {
             // Every second: STATUS= follows changes promptly whatever the watchdog interval.
