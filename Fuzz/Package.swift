@@ -28,6 +28,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzSyncthing", [.product(name: "SyncmonAdapters", package: "syncmon"), .product(name: "SyncmonCore", package: "syncmon")]),
     ("FuzzWrap", [.product(name: "SyncmonAdapters", package: "syncmon")]),
     ("FuzzWebConfig", [.product(name: "SyncmonWeb", package: "syncmon")]),
+    ("FuzzCanaryFile", [.product(name: "SyncmonCore", package: "syncmon")]),
     ("FuzzRules", [.product(name: "SyncmonRules", package: "syncmon"), .product(name: "SyncmonCore", package: "syncmon")]),
 ]
 

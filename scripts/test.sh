@@ -87,5 +87,5 @@ swift test --skip-build --filter WrapRealToolTests
 # configuration, HTTP) need NIO and BoringSSL built with the sanitizers, about 25 minutes from
 # scratch on two cores: they run in `scripts/fuzz.sh` without --target, and every input they
 # ever crashed on is a case of the ordinary table tests above.
-scripts/fuzz.sh --target FuzzEventDecoder --target FuzzLineFramer --target FuzzSyncthing --target FuzzWrap 10
+scripts/fuzz.sh --target FuzzEventDecoder --target FuzzLineFramer --target FuzzSyncthing --target FuzzWrap --target FuzzCanaryFile 10
 # --- end fuzz smoke ----------------------------------------------------------------------------

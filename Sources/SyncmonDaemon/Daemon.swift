@@ -55,6 +55,8 @@ public enum Daemon {
         let subscribe = try SubscribeService.make(configuration: configuration, store: store, reporter: reporter, group: group, logger: logger)
         var renderer = MetricsRenderer(version: version, revision: revision)
         renderer.sources = subscribe.registry
+        let unitRules = UnitRulesRegistry(subscribe.services.compactMap { ($0.source as? UnitSource)?.rules })
+        renderer.unitRules = unitRules
         renderer.persistence = persistence.health
         // TLS and basic auth (docs/configuration.md, "Web configuration"); SIGHUP replaces it.
         let web = WebSecurityHolder(configuration.web)
@@ -88,7 +90,7 @@ public enum Daemon {
         let canary: [any Service] =
             canaries.isEmpty ? [] : [CanaryService(canaries: canaries, store: store, stateDirectory: configuration.stateDirectory, logger: logger)]
         let reload = ReloadService(
-            load: load, running: configuration, store: store, notify: notify, web: web, logLevel: logLevel, logger: logger)
+            load: load, running: configuration, store: store, notify: notify, web: web, logLevel: logLevel, rules: unitRules, logger: logger)
 
         // Started in this order, stopped in reverse: systemd hears STOPPING first, and the
         // state is saved last, after the listeners have closed.

@@ -46,4 +46,34 @@ public enum SyncmonMetadataKey {
     public static let interfaces = "syncmon.interfaces"
     /// Why something failed; sent as `SYNCMON_REASON`.
     public static let reason = "syncmon.reason"
+    /// A canary's directory; sent as `SYNCMON_CANARY_PATH`.
+    public static let canaryPath = "syncmon.canary_path"
+    /// The peer host a canary entry is about; sent as `SYNCMON_CANARY_PEER`.
+    public static let canaryPeer = "syncmon.canary_peer"
+    /// Which canary rule is late (docs/canary.md); sent as `SYNCMON_CANARY_RULE`.
+    public static let canaryRule = "syncmon.canary_rule"
+    /// Why a canary could not be written or read; sent as `SYNCMON_CANARY_ERROR`.
+    public static let canaryError = "syncmon.canary_error"
+    /// The web configuration file in use; sent as `SYNCMON_WEB_CONFIG`.
+    public static let webConfig = "syncmon.web_config"
+    /// The log level in use; sent as `SYNCMON_LOG_LEVEL`.
+    public static let logLevel = "syncmon.log_level"
+    /// A push connection's peer user id (`SO_PEERCRED`); sent as `SYNCMON_PEER_UID`.
+    public static let peerUID = "syncmon.peer_uid"
+    /// A push connection's peer group id; sent as `SYNCMON_PEER_GID`.
+    public static let peerGID = "syncmon.peer_gid"
+    /// A push connection's peer process id; sent as `SYNCMON_PEER_PID`.
+    public static let peerPID = "syncmon.peer_pid"
+    /// The event field a rejection is about; sent as `SYNCMON_FIELD`.
+    public static let field = "syncmon.field"
+    /// How many pairs a saved state held; sent as `SYNCMON_PAIRS`.
+    public static let pairs = "syncmon.pairs"
+    /// How many saves failed in a row; sent as `SYNCMON_FAILURES`.
+    public static let failures = "syncmon.failures"
+    /// The push socket listened on; sent as `SYNCMON_EVENTS_SOCKET`.
+    public static let eventsSocket = "syncmon.events_socket"
+    /// The HTTP address listened on; sent as `SYNCMON_LISTEN`.
+    public static let listen = "syncmon.listen"
+    /// Whether HTTP basic auth is on; sent as `SYNCMON_BASIC_AUTH`.
+    public static let basicAuth = "syncmon.basic_auth"
 }

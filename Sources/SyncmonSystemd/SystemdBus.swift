@@ -33,6 +33,9 @@ public final class SystemdBus {
     private var slots: [OpaquePointer] = []
     /// Signals received while processing, handed out by `process()`.
     fileprivate var received: [Change] = []
+    /// The unit whose loading `watchLoads(of:)` follows, and whether news of it came.
+    fileprivate var loadsOf: String? = nil
+    fileprivate var loadNews = LoadNews()
 
     static let destination = "org.freedesktop.systemd1"
 
@@ -91,6 +94,70 @@ public final class SystemdBus {
         )
         guard result >= 0, let slot else { throw SystemdError(operation: "sd_bus_match_signal", returnValue: result) }
         self.slots.append(slot)
+    }
+
+    /// Receives the manager's `UnitNew` (for `unit`) and `Reloading` signals from now on: a unit
+    /// that was not loaded may be after them (its file written, then started or `daemon-reload`),
+    /// and systemd may have dropped the object of a unit it could not load, whose own
+    /// `PropertiesChanged` then never come. `takeLoadNews()` tells.
+    public func watchLoads(of unit: String) throws(SystemdError) {
+        self.loadsOf = unit
+        let manager = "type='signal',sender='\(Self.destination)',path='/org/freedesktop/systemd1',interface='org.freedesktop.systemd1.Manager'"
+        // UnitNew filtered by the bus on its first argument: no wake-up for every other unit loaded.
+        for rule in [manager + ",member='UnitNew',arg0='\(unit)'", manager + ",member='Reloading'"] {
+            var slot: OpaquePointer? = nil
+            let result = sd_bus_add_match(
+                self.bus, &slot, rule,
+                { message, userdata, _ in
+                    guard let message, let userdata else { return 0 }
+                    Unmanaged<SystemdBus>.fromOpaque(userdata).takeUnretainedValue().recordLoad(message)
+                    return 0
+                },
+                Unmanaged.passUnretained(self).toOpaque()
+            )
+            guard result >= 0, let slot else { throw SystemdError(operation: "sd_bus_add_match", returnValue: result) }
+            self.slots.append(slot)
+        }
+    }
+
+    /// What the manager announced since the last `takeLoadNews()`.
+    public struct LoadNews: Sendable, Equatable {
+        /// A `daemon-reload` finished: unit files were read again.
+        public var reloaded = false
+        /// `UnitNew` named the unit: an object for it was made — by a start, or by anyone's
+        /// `LoadUnit`, this client's own included, for a unit systemd then cannot load.
+        public var announced = false
+
+        public var isEmpty: Bool { !self.reloaded && !self.announced }
+    }
+
+    /// The news since the last call.
+    public func takeLoadNews() -> LoadNews {
+        defer { self.loadNews = LoadNews() }
+        return self.loadNews
+    }
+
+    /// `Manager.GetUnit(name)`: the object path of a unit systemd has in memory, without loading
+    /// it (so without a `UnitNew` of its own); `nil` when it has none.
+    public func loadedUnit(_ name: String) -> String? {
+        guard let reply = try? self.call(path: "/org/freedesktop/systemd1", interface: "org.freedesktop.systemd1.Manager", member: "GetUnit", argument: name)
+        else { return nil }
+        defer { sd_bus_message_unref(reply) }
+        var path: UnsafePointer<CChar>? = nil
+        guard sd_bus_message_read_basic(reply, Self.type("o"), &path) > 0, let path else { return nil }
+        return String(cString: path)
+    }
+
+    fileprivate func recordLoad(_ message: OpaquePointer) {
+        guard let member = sd_bus_message_get_member(message) else { return }
+        if String(cString: member) == "Reloading" {
+            var reloading: Int32 = 0
+            // Reloading(false): the reload finished, units are loaded again.
+            if sd_bus_message_read_basic(message, Self.type("b"), &reloading) > 0, reloading == 0 { self.loadNews.reloaded = true }
+            return
+        }
+        var unit: UnsafePointer<CChar>? = nil
+        if sd_bus_message_read_basic(message, Self.type("s"), &unit) > 0, let unit, String(cString: unit) == self.loadsOf { self.loadNews.announced = true }
     }
 
     /// Processes everything the connection has (read or readable without blocking): the

@@ -18,7 +18,7 @@ public enum TerminalLogFormatter {
     static let reasonKeys = [SyncmonMetadataKey.reason, "error.message"]
     /// Fields that name the thing an entry is about (an address, a socket, a file), for entries
     /// whose message does not: "serving HTTP" alone does not say where.
-    static let subjectKeys = ["syncmon.listen", "syncmon.events_socket", SyncmonMetadataKey.statePath, SyncmonMetadataKey.setAsidePath]
+    static let subjectKeys = [SyncmonMetadataKey.listen, SyncmonMetadataKey.eventsSocket, SyncmonMetadataKey.statePath, SyncmonMetadataKey.setAsidePath]
 
     /// ` (subject, reason)` from the metadata, each unless the message or the reason says it
     /// already; empty when there is nothing to add. The why of a failure and the thing it is

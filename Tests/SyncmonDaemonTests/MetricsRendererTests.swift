@@ -35,6 +35,7 @@ struct MetricsRendererTests {
         ("syncmon_source_up", "gauge", false),
         ("syncmon_source_reconnects_total", "counter", false),
         ("syncmon_unit_restarts_total", "counter", false),
+        ("syncmon_rules_reload_failures_total", "counter", false),
         ("process_resident_memory_bytes", "gauge", false),
         ("process_cpu_seconds_total", "counter", false),
         ("process_start_time_seconds", "gauge", false),

@@ -32,7 +32,7 @@ extension SystemIntegrationTests {
             logger[metadataKey: "syncmon.test_run"] = "\(run)"
 
             logger.log(
-                level: StateChangeLogLevel.summaryChanged(to: "stalled", from: "succeeded"),
+                level: .warning,
                 "Summary changed",
                 metadata: [
                     SyncmonMetadataKey.messageID: MessageID.summaryChanged.metadataValue,
@@ -44,7 +44,7 @@ extension SystemIntegrationTests {
                 ]
             )
             logger.log(
-                level: StateChangeLogLevel.stallRaised,
+                level: .warning,
                 "Stall raised",
                 metadata: [
                     SyncmonMetadataKey.messageID: MessageID.stallRaised.metadataValue,

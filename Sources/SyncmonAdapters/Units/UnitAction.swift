@@ -15,6 +15,9 @@ public struct UnitFailure: Sendable, Equatable {
 public enum UnitAction: Sendable, Equatable {
     /// The unit does not exist or is not loaded: a logged notice; the pair is `unknown`.
     case notLoaded(loadState: String)
+    /// A unit that was not loaded is now (its file appeared, `systemctl daemon-reload`): the
+    /// pair is no longer `unknown`; the actions that follow say what the unit does.
+    case loaded
     /// systemd runs the service (or is bringing it back): the pair is up, no heartbeat needed.
     case up
     /// Stopped by request, or found inactive and never seen running.

@@ -10,13 +10,24 @@ public struct UnitEffects: Sendable, Equatable {
     public var restarts = 0
     /// A line for the log (a unit that is not loaded).
     public var notice: String? = nil
+    /// Whether systemd knows the unit, when that changed: the pair is `unknown` while it does not.
+    public var presence: UnitPresence? = nil
 
     public init() {}
 
     public static func == (lhs: UnitEffects, rhs: UnitEffects) -> Bool {
         lhs.events.map(\.payload) == rhs.events.map(\.payload) && lhs.markDown == rhs.markDown
-            && lhs.restarts == rhs.restarts && lhs.notice == rhs.notice
+            && lhs.restarts == rhs.restarts && lhs.notice == rhs.notice && lhs.presence == rhs.presence
     }
+}
+
+/// Whether systemd knows a `unit:` source's unit (SPEC §10.3): a unit it does not know makes the
+/// pair `unknown` (not stopped, not a failed start) until it does.
+public enum UnitPresence: Sendable, Equatable {
+    /// systemd does not know the unit: the pair's summary is `unknown`, for this reason.
+    case missing(reason: String)
+    /// systemd knows the unit again: the pair follows it.
+    case present
 }
 
 /// Turns `UnitAction`s into the core's own events (SPEC §10.3), so the state model, stall
@@ -47,6 +58,9 @@ public struct UnitEventMapper: Sendable {
         switch action {
         case .notLoaded(let loadState):
             effects.notice = "the unit is not loaded (LoadState \(loadState)): is the name right? The pair stays unknown until it is"
+            effects.presence = .missing(reason: "unit \(loadState)")
+        case .loaded:
+            effects.presence = .present
         case .up:
             self.setup(nil, at: now, into: &effects)
             // A timer's service runs now and then: its liveness is the timer's business, not a tie.

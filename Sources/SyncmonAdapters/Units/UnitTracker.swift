@@ -51,6 +51,14 @@ public struct UnitTracker: Sendable {
             self.liveness = .notLoaded
             return [.notLoaded(loadState: snapshot.loadState)]
         }
+        // Loaded at last: from here on as at a first look (a unit never seen running is stopped).
+        let appeared: [UnitAction] = self.liveness == .notLoaded ? [.loaded] : []
+        if !appeared.isEmpty { self.liveness = .unknown }
+        return appeared + self.observeLoaded(snapshot, at: now)
+    }
+
+    /// The actions for a snapshot of a loaded unit.
+    private mutating func observeLoaded(_ snapshot: UnitSnapshot, at now: Timestamp) -> [UnitAction] {
         // A job while deactivating is a stop (or the stop half of a restart): systemd 252 runs the
         // stop of a quick service within one signal, so the job's own type may be gone when read.
         let stopJob = snapshot.jobType == "stop" || (snapshot.activeState == "deactivating" && snapshot.jobType != nil)

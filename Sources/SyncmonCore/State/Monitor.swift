@@ -345,6 +345,25 @@ extension Monitor {
         return true
     }
 
+    /// The pair's source cannot (`reason`) or again can (`nil`) see its engine, at `now`
+    /// (SPEC §10.3: a `unit:` source's unit that systemd does not know). The pair is created
+    /// when absent, so a missing unit shows as an `unknown` pair; `false` when it could not be
+    /// (the pair limit).
+    @discardableResult
+    public mutating func setUnknown(_ key: PairKey, because reason: String?, at now: Timestamp) -> Bool {
+        if let index = self.pairs.index(forKey: key) {
+            self.pairs.values[index].setUnknown(because: reason, at: now)
+            self.nextLook = .distantPast
+            return true
+        }
+        guard reason != nil, self.pairs.count < self.configuration.maximumPairs else { return reason == nil }
+        var state = PairState(firstEvent: now, hostNetwork: self.hostNetwork)
+        state.setUnknown(because: reason, at: now)
+        self.pairs[key] = state
+        self.nextLook = .distantPast
+        return true
+    }
+
     /// A canary's peer moved (`import`) or acknowledged (`export`) at `time`: a completed cycle
     /// for a pair no engine has reported on. Returns whether it counted.
     @discardableResult

@@ -5,9 +5,10 @@ public struct Evaluation: Hashable, Sendable, Codable {
 }
 
 extension PairState {
-    /// The engine is neither stopped nor down (docs/protocol.md#account-and-network, docs/protocol.md#liveness).
+    /// The engine is neither stopped nor down (docs/protocol.md#account-and-network, docs/protocol.md#liveness),
+    /// and its source can see it: a unit systemd does not know is not running.
     public func isUp(at now: Timestamp) -> Bool {
-        self.liveness != .stopped && !self.isDown(at: now)
+        self.unknownBecause == nil && self.liveness != .stopped && !self.isDown(at: now)
     }
 
     /// Down: its push connection closed without `engineStopped`, or 3 × the promised heartbeat
@@ -28,7 +29,7 @@ extension PairState {
 
     /// Stall detectors are suppressed while the engine could not have made progress.
     func isSuppressed(at now: Timestamp, includingThrottle: Bool = true) -> Bool {
-        self.liveness == .stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
+        self.unknownBecause != nil || self.liveness == .stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
             || (includingThrottle && self.isThrottled(at: now))
     }
 
@@ -148,6 +149,8 @@ extension PairState {
     }
 
     private func summary(at now: Timestamp, stalls: StallSet) -> Summary {
+        // Nothing the pair holds says anything while its source cannot see the engine at all.
+        if self.unknownBecause != nil { return .unknown }
         if self.liveness == .stopped { return .stopped }
         if self.isDown(at: now) { return .engineDown }
         if self.network == .unavailable { return .noNetwork }

@@ -57,6 +57,10 @@ public struct PairState: Sendable {
     /// The pair exists for its canary and no engine has sent an event for it yet: the canary's
     /// moves and acknowledgements count as imports and exports. `nil` once an engine reports.
     public internal(set) var canaryOnly: Bool? = nil
+    /// Why the pair's source cannot see its engine at all (a `unit:` source's unit that systemd
+    /// does not know, SPEC §10.3): while set the summary is `unknown` and no stall fires,
+    /// whatever else the pair holds. Not persisted: the source says it again when it starts.
+    public internal(set) var unknownBecause: String? = nil
 
     /// What was last reported for this pair, so that changes can be announced once.
     public internal(set) var reported: Evaluation? = nil
@@ -400,6 +404,15 @@ extension PairState {
         if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
             self.suppressionEnded = max(self.suppressionEnded ?? time, time)
         }
+    }
+
+    /// The pair's source can no longer (`reason`) or again (`nil`) see its engine at `time`;
+    /// when it sees it again, the stall clocks restart from then, as after any suppression.
+    mutating func setUnknown(because reason: String?, at time: Timestamp) {
+        guard reason != self.unknownBecause else { return }
+        self.verdictHoldsUntil = .distantPast
+        if reason == nil { self.suppressionEnded = max(self.suppressionEnded ?? time, time) }
+        self.unknownBecause = reason
     }
 
     /// The push connection this pair is tied to closed without `engineStopped`.

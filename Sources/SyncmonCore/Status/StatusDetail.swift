@@ -44,7 +44,7 @@ public enum StatusDetail {
         case .notStarted: return self.setup(of: row, now: now)
         case .inProgress: return self.running(row, now: now)
         case .succeeded: return self.lastSuccesses(of: row, now: now)
-        case .unknown: return nil
+        case .unknown: return row.unknownReason
         }
     }
 

@@ -5,7 +5,7 @@ extension StatusRow: Codable {
     enum CodingKeys: String, CodingKey {
         case engine, database, summary, stalled, account, network
         case setup, `import`, export
-        case throttledUntil, pending, lastEvent, up, canary
+        case throttledUntil, pending, lastEvent, up, canary, unknownReason
     }
 
     enum PendingKeys: String, CodingKey {
@@ -72,6 +72,7 @@ extension StatusRow: Codable {
         try container.encode(RFC3339.format(self.lastEvent), forKey: .lastEvent)
         try container.encode(self.up, forKey: .up)
         try container.encodeIfPresent(self.canary, forKey: .canary)
+        try container.encodeIfPresent(self.unknownReason, forKey: .unknownReason)
     }
 
     private static func encode(_ error: PhaseError, into container: KeyedEncodingContainer<ErrorKeys>) throws {
@@ -131,6 +132,7 @@ extension StatusRow: Codable {
             up: try container.decode(Bool.self, forKey: .up)
         )
         self.canary = try container.decodeIfPresent(CanaryStatus.self, forKey: .canary)
+        self.unknownReason = try container.decodeIfPresent(String.self, forKey: .unknownReason)
     }
 
     private static func decodeError(_ container: KeyedDecodingContainer<ErrorKeys>) throws -> PhaseError {

@@ -18,6 +18,9 @@ public struct StatusRow: Sendable {
     public var up: Bool
     /// The pair's canary, when it has one (docs/canary.md).
     public var canary: CanaryStatus? = nil
+    /// Why syncmon cannot tell how the engine does, when its summary is `unknown` for a reason
+    /// (a `unit:` source's unit that systemd does not know: `unit not-found`).
+    public var unknownReason: String? = nil
 
     /// A row as read back from status JSON (the `status` command renders what the daemon sent).
     public init(
@@ -66,6 +69,7 @@ public struct StatusRow: Sendable {
         self.lastEvent = state.lastEvent
         self.up = state.isUp(at: now)
         self.canary = state.canary
+        self.unknownReason = state.unknownBecause
     }
 
     /// The outstanding failure of `phase`, if any.

@@ -118,7 +118,7 @@ struct CanaryRunner {
         [
             SyncmonMetadataKey.engine: "\(self.key.engine)",
             SyncmonMetadataKey.database: "\(self.key.database)",
-            "syncmon.canary_path": "\(self.directory.path)",
+            SyncmonMetadataKey.canaryPath: "\(self.directory.path)",
         ]
     }
 
@@ -128,18 +128,18 @@ struct CanaryRunner {
         switch action {
         case .late(let peer, let lateness):
             metadata[SyncmonMetadataKey.messageID] = MessageID.canaryLate.metadataValue
-            metadata["syncmon.canary_peer"] = "\(peer)"
-            metadata["syncmon.canary_rule"] = "\(lateness)"
+            metadata[SyncmonMetadataKey.canaryPeer] = "\(peer)"
+            metadata[SyncmonMetadataKey.canaryRule] = "\(lateness)"
             logger.warning(
                 "\(self.key): canary peer \(peer) is late: \(lateness) (late-after \(self.canary.configuration.lateAfter.seconds)s, \(self.directory.directory))",
                 metadata: metadata)
         case .recovered(let peer):
             metadata[SyncmonMetadataKey.messageID] = MessageID.canaryRecovered.metadataValue
-            metadata["syncmon.canary_peer"] = "\(peer)"
+            metadata[SyncmonMetadataKey.canaryPeer] = "\(peer)"
             logger.notice("\(self.key): canary peer \(peer) is on time again", metadata: metadata)
         case .forgotten(let peer):
             metadata[SyncmonMetadataKey.messageID] = MessageID.canaryForgotten.metadataValue
-            metadata["syncmon.canary_peer"] = "\(peer)"
+            metadata[SyncmonMetadataKey.canaryPeer] = "\(peer)"
             logger.info("\(self.key): canary peer \(peer) forgotten: silent for \(self.canary.configuration.forgetAfter.seconds)s", metadata: metadata)
         default:
             break
@@ -157,7 +157,7 @@ struct CanaryRunner {
         self.logged[reason] = (now, 0)
         var metadata = self.metadata
         metadata[SyncmonMetadataKey.messageID] = MessageID.canaryError.metadataValue
-        metadata["syncmon.canary_error"] = "\(reason)"
+        metadata[SyncmonMetadataKey.canaryError] = "\(reason)"
         let more = skipped > 0 ? " (and \(skipped) more since the last entry)" : ""
         logger.warning("\(self.key): canary \(reason) error: \(detail)\(more)", metadata: metadata)
     }

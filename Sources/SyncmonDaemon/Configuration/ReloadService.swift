@@ -20,6 +20,8 @@ public struct ReloadService: Service {
     let web: WebSecurityHolder?
     /// The running loggers' level, shared by every handler; nil leaves it alone.
     let logLevel: SharedLogLevel?
+    /// The `unit:` sources' rules files: read again, each kept when it has a problem.
+    let rules: UnitRulesRegistry
     let logger: Logger
 
     public init(
@@ -29,8 +31,10 @@ public struct ReloadService: Service {
         notify: SystemdNotifyService,
         web: WebSecurityHolder? = nil,
         logLevel: SharedLogLevel? = nil,
+        rules: UnitRulesRegistry = UnitRulesRegistry(),
         logger: Logger
     ) {
+        self.rules = rules
         self.logLevel = logLevel
         self.load = load
         self.running = running
@@ -50,6 +54,8 @@ public struct ReloadService: Service {
     func reload() {
         self.notify.reloading()
         defer { self.notify.reloaded() }
+        // The rules files of the running sources, whatever becomes of the configuration file.
+        self.rules.reload(logger: self.logger)
         do {
             let configuration = try self.load()
             self.store.reconfigure(configuration.monitorConfiguration)
@@ -66,14 +72,14 @@ public struct ReloadService: Service {
                 metadata: [
                     SyncmonMetadataKey.messageID: MessageID.configurationReloaded.metadataValue,
                     SyncmonMetadataKey.configPath: "\(configuration.configFile ?? "-")",
-                    "syncmon.web_config": "\(configuration.webConfigFile ?? "-")",
-                    "syncmon.log_level": "\(configuration.logLevel)",
+                    SyncmonMetadataKey.webConfig: "\(configuration.webConfigFile ?? "-")",
+                    SyncmonMetadataKey.logLevel: "\(configuration.logLevel)",
                 ]
             )
         } catch {
             self.logger.error(
                 "configuration reload failed; keeping the running configuration",
-                metadata: [SyncmonMetadataKey.configPath: "\(self.running.configFile ?? "-")", "syncmon.reason": "\(error)"]
+                metadata: [SyncmonMetadataKey.configPath: "\(self.running.configFile ?? "-")", SyncmonMetadataKey.reason: "\(error)"]
             )
         }
     }

@@ -11,6 +11,7 @@ import SyncmonCore
 import Glibc
 import SyncmonWeb
 import SyncmonGzip
+import SyncmonSystemd
 #endif
 
 /// The HTTP listener (`--listen`, docs/configuration.md): `/`, `/metrics`, `/healthz`, `/api/v1/status`.
@@ -96,8 +97,8 @@ public struct HTTPService: Service {
             self.logger.info(
                 security?.tlsContext != nil ? "serving HTTPS" : "serving HTTP",
                 metadata: [
-                    "syncmon.listen": "\(Self.describe(server.localAddress) ?? address)",
-                    "syncmon.basic_auth": "\(security?.authenticator != nil)",
+                    SyncmonMetadataKey.listen: "\(Self.describe(server.localAddress) ?? address)",
+                    SyncmonMetadataKey.basicAuth: "\(security?.authenticator != nil)",
                 ]
             )
             servers.append(server)

@@ -120,6 +120,20 @@ public final class MonitorStore: Sendable {
         return changes
     }
 
+    /// A source cannot (`reason`) or again can (`nil`) see the pair's engine (SPEC §10.3: a
+    /// unit systemd does not know): the pair reads `unknown` meanwhile. Returns the changes to log.
+    public func setUnknown(_ key: PairKey, because reason: String?, now: Timestamp) -> [StatusChange] {
+        let changes = self.state.withLock { state in
+            guard state.monitor.setUnknown(key, because: reason, at: now) else { return [StatusChange]() }
+            state.generation &+= 1
+            let changes = state.monitor.changes(at: now)
+            if !changes.isEmpty { state.markDirty(at: now) }
+            return changes
+        }
+        self.signalIfEarlierLook()
+        return changes
+    }
+
     private func signalIfEarlierLook() {
         if self.state.withLock({ $0.needsEarlierLook() }) { self.earlierLook.signal() }
     }

@@ -15,6 +15,8 @@ public struct MetricsRenderer: Sendable {
     public var sources: SourceRegistry = .none
     /// How saving the state goes, for `syncmon_state_*`.
     public var persistence = PersistenceHealth()
+    /// The `unit:` sources' rules, for `syncmon_rules_reload_failures_total`.
+    public var unitRules = UnitRulesRegistry()
 
     public init(version: String, revision: String) {
         self.version = version
@@ -102,6 +104,10 @@ public struct MetricsRenderer: Sendable {
         static let lastSave = MetricFamily.gauge(
             "syncmon_state_last_save_timestamp_seconds",
             help: "When the state file was last written completely; absent before the first save."
+        )
+        static let rulesReloadFailures = MetricFamily.counter(
+            "syncmon_rules_reload_failures_total",
+            help: "Reloads (SIGHUP) that found a unit: source's rules file with a problem; its running rules were kept."
         )
         static let sourceUp = MetricFamily.gauge("syncmon_source_up", help: "1 while the subscribe source is connected, by its configured name.")
         static let sourceReconnects = MetricFamily.counter("syncmon_source_reconnects_total", help: "Reconnects of each subscribe source.")
@@ -339,6 +345,8 @@ public struct MetricsRenderer: Sendable {
         for source in sources { writer.sample(Families.sourceUp, labels: LabelSet("source", source.name), value: source.up ? 1 : 0) }
         writer.family(Families.sourceReconnects)
         for source in sources { writer.sample(Families.sourceReconnects, labels: LabelSet("source", source.name), value: source.reconnects) }
+        writer.family(Families.rulesReloadFailures)
+        writer.sample(Families.rulesReloadFailures, value: self.unitRules.failedReloads)
         writer.family(Families.unitRestarts)
         for (pair, restarts) in UnitRestartCounter.shared.samples() {
             writer.sample(Families.unitRestarts, labels: LabelSet(["engine": pair.engine.description, "database": pair.database.description]), value: restarts)

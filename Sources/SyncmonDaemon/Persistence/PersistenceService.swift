@@ -34,7 +34,7 @@ public struct PersistenceService: Service {
             self.logger.info("no saved state yet", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)"])
         case .loaded(let pairs, let savedAt):
             self.store.restore(pairs, savedAt: savedAt, start: start)
-            self.logger.info("restored saved state", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)", "syncmon.pairs": "\(pairs.count)"])
+            self.logger.info("restored saved state", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)", SyncmonMetadataKey.pairs: "\(pairs.count)"])
         case .corrupt(let aside, let reason):
             self.logger.error(
                 "state file is corrupt; set aside, starting empty",
@@ -42,7 +42,7 @@ public struct PersistenceService: Service {
                     SyncmonMetadataKey.messageID: MessageID.stateFileCorrupt.metadataValue,
                     SyncmonMetadataKey.statePath: "\(self.file.path)",
                     SyncmonMetadataKey.setAsidePath: "\(aside)",
-                    "syncmon.reason": "\(reason)",
+                    SyncmonMetadataKey.reason: "\(reason)",
                 ]
             )
         }
@@ -85,12 +85,12 @@ public struct PersistenceService: Service {
             self.store.markDirty(since: since)
             let inARow = self.health.failed()
             var details = metadata
-            details["syncmon.reason"] = "\(error)"
+            details[SyncmonMetadataKey.reason] = "\(error)"
             if final {
                 self.logger.error("cannot save state on shutdown; changes since the last save are lost", metadata: details)
             } else if inARow == 1 || inARow.isMultiple(of: 10) {
                 // The first failure, then every tenth: a full disk does not flood the journal.
-                details["syncmon.failures"] = "\(inARow)"
+                details[SyncmonMetadataKey.failures] = "\(inARow)"
                 self.logger.error("cannot save state; retrying", metadata: details)
             }
             return false

@@ -8,6 +8,7 @@ import SyncmonLock
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonSystemd
 #endif
 
 /// The push transport (docs/protocol.md#transports): a Unix stream socket engines connect to and write lines on.
@@ -65,7 +66,7 @@ public struct PushIngestService: Service {
                 guard let id = connections.open() else {
                     logger.warning(
                         "refusing push connection: \(connections.limit) connections already open",
-                        metadata: ["syncmon.transport": "push"]
+                        metadata: [SyncmonMetadataKey.transport: "push"]
                     )
                     return channel.close()
                 }
@@ -85,7 +86,7 @@ public struct PushIngestService: Service {
         case .claimed(let socket):
             server = try await bootstrap.withBoundSocket(socket.descriptor).get()
         }
-        self.logger.info("listening for events", metadata: ["syncmon.events_socket": "\(self.path)"])
+        self.logger.info("listening for events", metadata: [SyncmonMetadataKey.eventsSocket: "\(self.path)"])
         self.readiness.arrive()
         try? await gracefulShutdown()
         // From here on the daemon itself closes the connections: that says nothing about the
@@ -182,7 +183,9 @@ final class IngestHandler: ChannelInboundHandler {
                 self.ingest.peer = peer
                 self.logger.debug(
                     "push connection \(self.connection) opened by \(peer)",
-                    metadata: ["syncmon.peer_uid": "\(peer.user)", "syncmon.peer_gid": "\(peer.group)", "syncmon.peer_pid": "\(peer.process)"]
+                    metadata: [
+                        SyncmonMetadataKey.peerUID: "\(peer.user)", SyncmonMetadataKey.peerGID: "\(peer.group)", SyncmonMetadataKey.peerPID: "\(peer.process)",
+                    ]
                 )
             }
         }

@@ -183,7 +183,7 @@ struct FileFollower {
         case .failure(let error):
             var metadata = self.metadata
             metadata[SyncmonMetadataKey.statePath] = "\(self.stateFile.path)"
-            metadata["syncmon.reason"] = "\(error)"
+            metadata[SyncmonMetadataKey.reason] = "\(error)"
             self.logger.warning("subscribe source \(self.name): unreadable offset file; starting afresh", metadata: metadata)
             return fresh
         }
@@ -429,7 +429,7 @@ struct FileFollower {
             self.lastSaveTime = now
             var metadata = self.metadata
             metadata[SyncmonMetadataKey.statePath] = "\(self.stateFile.path)"
-            metadata["syncmon.reason"] = "\(error)"
+            metadata[SyncmonMetadataKey.reason] = "\(error)"
             self.logger.error("subscribe source \(self.name): cannot save the offset", metadata: metadata)
         }
     }

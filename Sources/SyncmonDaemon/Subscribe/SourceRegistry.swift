@@ -97,7 +97,7 @@ public final class SourceHealth: Sendable {
             SyncmonMetadataKey.source: "\(self.name)",
             SyncmonMetadataKey.sourceState: "\(new.rawValue)",
         ]
-        if let reason { metadata["syncmon.reason"] = "\(reason)" }
+        if let reason { metadata[SyncmonMetadataKey.reason] = "\(reason)" }
         if changed {
             self.logger.log(level: level, "\(message)", metadata: metadata)
         } else {

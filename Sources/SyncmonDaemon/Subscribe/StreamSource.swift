@@ -67,7 +67,7 @@ struct StreamSource: EventSource {
         case .failure(let error)?:
             context.logger.warning(
                 "subscribe source \(context.name): unreadable resume file; starting afresh",
-                metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", "syncmon.reason": "\(error)"]) { $1 }
+                metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", SyncmonMetadataKey.reason: "\(error)"]) { $1 }
             )
             return StreamResume()
         default:
@@ -88,7 +88,7 @@ struct StreamSource: EventSource {
         } catch {
             context.logger.error(
                 "subscribe source \(context.name): cannot save the resume point",
-                metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", "syncmon.reason": "\(error)"]) { $1 }
+                metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", SyncmonMetadataKey.reason: "\(error)"]) { $1 }
             )
         }
     }

@@ -90,17 +90,17 @@ public final class EventReporter: Sendable {
             // A move inside one health state is a cycle of a healthy engine: debug only.
             let level =
                 change.isHealthChange
-                ? StateChangeLogLevel.summaryChanged(to: change.evaluation.summary.description, from: previous?.description)
+                ? ChangeSeverity.ofChange(to: change.evaluation.summary, from: previous).logLevel
                 : .debug
             self.logger.log(level: level, "\(pair): sync \(change.evaluation.summary)\(Self.why(change, previous: previous))", metadata: metadata)
         case .stallRaised(let reason):
             metadata[SyncmonMetadataKey.messageID] = MessageID.stallRaised.metadataValue
             metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
-            self.logger.log(level: StateChangeLogLevel.stallRaised, "\(pair): stalled (\(reason))", metadata: metadata)
+            self.logger.log(level: ChangeSeverity.stallRaised.logLevel, "\(pair): stalled (\(reason))", metadata: metadata)
         case .stallCleared(let reason):
             metadata[SyncmonMetadataKey.messageID] = MessageID.stallCleared.metadataValue
             metadata[SyncmonMetadataKey.stallReason] = "\(reason)"
-            self.logger.log(level: StateChangeLogLevel.stallCleared, "\(pair): stall cleared (\(reason))", metadata: metadata)
+            self.logger.log(level: ChangeSeverity.stallCleared.logLevel, "\(pair): stall cleared (\(reason))", metadata: metadata)
         }
     }
 
@@ -147,9 +147,9 @@ public final class EventReporter: Sendable {
                 SyncmonMetadataKey.messageID: MessageID.eventRejected.metadataValue,
                 SyncmonMetadataKey.rejectReason: "forbidden",
                 SyncmonMetadataKey.engine: "\(engine)",
-                "syncmon.peer_uid": "\(peer.user)",
-                "syncmon.peer_gid": "\(peer.group)",
-                "syncmon.peer_pid": "\(peer.process)",
+                SyncmonMetadataKey.peerUID: "\(peer.user)",
+                SyncmonMetadataKey.peerGID: "\(peer.group)",
+                SyncmonMetadataKey.peerPID: "\(peer.process)",
             ]
         )
     }
@@ -165,7 +165,7 @@ public final class EventReporter: Sendable {
             SyncmonMetadataKey.transport: "\(transport)",
             SyncmonMetadataKey.rejectedCount: "\(decision.count)",
         ]
-        if let field = first.field { metadata["syncmon.field"] = "\(field)" }
+        if let field = first.field { metadata[SyncmonMetadataKey.field] = "\(field)" }
         let field = first.field.map { " (\($0))" } ?? ""
         self.logger.warning(
             "rejected \(decision.count) event line(s) on \(transport): \(first.reason)\(field)",

@@ -82,7 +82,7 @@ public final class SystemdNotifyService: Service, Sendable {
         do {
             _ = try self.notifier.notify(messages)
         } catch {
-            self.logger.debug("sd_notify failed", metadata: ["syncmon.reason": "\(error)"])
+            self.logger.debug("sd_notify failed", metadata: [SyncmonMetadataKey.reason: "\(error)"])
         }
     }
 }

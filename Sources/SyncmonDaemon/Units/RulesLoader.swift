@@ -12,9 +12,15 @@ public enum RulesLoader {
 
     /// Loads and checks the rules `reference` names; every problem names the file and line.
     public static func load(_ reference: String) throws(RulesFile.Problem) -> RulePack {
+        try Self.loadWithText(reference).pack
+    }
+
+    /// The rules `reference` names and, for a rules file, the text they were parsed from (what
+    /// a reload compares the file with).
+    static func loadWithText(_ reference: String) throws(RulesFile.Problem) -> (pack: RulePack, text: String?) {
         if ShippedPacks.isPath(reference) {
             let text = try Self.read(reference)
-            return try RulesFile.parse(text, file: reference)
+            return (try RulesFile.parse(text, file: reference), text)
         }
         guard let pack = try ShippedPacks.pack(named: reference) else {
             throw RulesFile.Problem(
@@ -23,10 +29,11 @@ public enum RulesLoader {
                 message: "no shipped pack \(reference) (packs: \(ShippedPacks.names.joined(separator: ", ")); a rules file is named by its absolute path)"
             )
         }
-        return pack
+        return (pack, nil)
     }
 
-    private static func read(_ path: String) throws(RulesFile.Problem) -> String {
+    /// The text of the rules file at `path`, at most `maximumFileSize` bytes.
+    static func read(_ path: String) throws(RulesFile.Problem) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw RulesFile.Problem(file: path, line: 0, message: "cannot open the rules file: \(String(cString: strerror(errno)))")

@@ -14,6 +14,8 @@ final class UnitFollower {
     private let source: UnitSource
     private let context: SourceContext
     private let wake: Int32
+    /// Event and stall times, and the tracker's recovery clock: the daemon's, or a test's.
+    private let clock: any ServiceClock
     private let ingest: EventIngest
     private let connection: UInt64
     private var tracker = UnitTracker()
@@ -23,10 +25,11 @@ final class UnitFollower {
     private let cursorFile: SourceStateFile<JournalCursorDocument>
     private var limitHits = 0
 
-    init(source: UnitSource, context: SourceContext, wake: Int32) {
+    init(source: UnitSource, context: SourceContext, wake: Int32, clock: any ServiceClock) {
         self.source = source
         self.context = context
         self.wake = wake
+        self.clock = clock
         // The pair is tied to a connection id of this source's own, so a failed service can be
         // marked down (the tie closed) as a push engine's lost connection is.
         self.connection = SyncthingSource.connectionID(for: "unit:" + context.name)
@@ -49,11 +52,9 @@ final class UnitFollower {
                 let service = try self.resolveService(bus)
                 let path = try bus.loadUnit(service)
                 try bus.watch(path: path)
-                self.snapshot = try self.read(bus, path: path)
-                // The unit's state first (its lines count only while it is up), then the journal,
-                // both before "connected": from then on nothing the unit logs is missed.
-                self.apply(self.tracker.observe(self.snapshot, at: WallClock.now()), unit: service)
-                if self.source.rules != nil, self.journal == nil { self.openJournal(unit: service) }
+                try bus.watchLoads(of: service)
+                // Before "connected": from then on nothing the unit logs is missed.
+                try self.look(bus, unit: service, path: path)
                 self.context.health.connected("systemd: \(service)")
                 if failures > 0 { backoff.reset() }
                 failures = 0
@@ -80,6 +81,25 @@ final class UnitFollower {
         return String(self.source.unit.dropLast(".timer".count)) + ".service"
     }
 
+    /// Reads the unit at `path`: its state first (its lines count only while it is up), then the journal.
+    private func look(_ bus: SystemdBus, unit: String, path: String) throws(SystemdError) {
+        self.snapshot = try self.read(bus, path: path)
+        self.apply(self.tracker.observe(self.snapshot, at: self.clock.now()), unit: unit)
+        if self.source.rules != nil, self.journal == nil { self.openJournal(unit: unit) }
+    }
+
+    /// A unit systemd did not know may be loaded now (SPEC §10.3): after a `daemon-reload` it is
+    /// loaded again; after a `UnitNew` only read if systemd still has it. Loading it there would
+    /// make another object, announced by another `UnitNew`, for a unit that is still missing:
+    /// a loop.
+    private func lookAgain(_ bus: SystemdBus, unit: String, after news: SystemdBus.LoadNews) throws(SystemdError) {
+        if news.reloaded {
+            try self.look(bus, unit: unit, path: try bus.loadUnit(unit))
+        } else if news.announced, let path = bus.loadedUnit(unit) {
+            try self.look(bus, unit: unit, path: path)
+        }
+    }
+
     private func read(_ bus: SystemdBus, path: String) throws(SystemdError) -> UnitSnapshot {
         var snapshot = UnitSnapshot(activeState: "inactive", subState: "dead")
         snapshot.merge(try bus.properties(path: path, interface: "org.freedesktop.systemd1.Unit"))
@@ -96,9 +116,12 @@ final class UnitFollower {
             // reply are already read off the socket, and polling it would not see them.
             // Until nothing is left: reading a job's type is a call, during which more signals come in.
             var changes = try bus.process()
-            while !changes.isEmpty {
+            var loads = bus.takeLoadNews()
+            while !changes.isEmpty || !loads.isEmpty {
                 for change in changes where change.path == path { self.take(change, bus: bus, unit: unit) }
+                if self.tracker.liveness == .notLoaded { try self.lookAgain(bus, unit: unit, after: loads) }
                 changes = try bus.process()
+                loads = bus.takeLoadNews()
             }
             var descriptors = [
                 pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0),
@@ -114,7 +137,7 @@ final class UnitFollower {
                 return
             }
             if descriptors[2].revents != 0 { self.readJournal(unit: unit) }
-            self.apply(self.tracker.tick(at: WallClock.now()), unit: unit)
+            self.apply(self.tracker.tick(at: self.clock.now()), unit: unit)
         }
     }
 
@@ -128,7 +151,7 @@ final class UnitFollower {
             "unit source \(self.context.name): \(unit): \(self.snapshot.activeState)/\(self.snapshot.subState) result \(self.snapshot.result) status \(self.snapshot.execMainStatus) restarts \(self.snapshot.restarts) job \(self.snapshot.jobType ?? "-")",
             metadata: self.context.metadata
         )
-        self.apply(self.tracker.observe(self.snapshot, at: WallClock.now()), unit: unit)
+        self.apply(self.tracker.observe(self.snapshot, at: self.clock.now()), unit: unit)
     }
 
     private func jobType(_ bus: SystemdBus, job: BusValue) -> String {
@@ -138,7 +161,8 @@ final class UnitFollower {
     }
 
     private func apply(_ actions: [UnitAction], unit: String) {
-        let now = WallClock.now()
+        let now = self.clock.now()
+        let pair = PairKey(engine: self.mapper.engine, database: self.mapper.database)
         for action in actions {
             let failure: UnitFailure?
             switch action {
@@ -161,7 +185,12 @@ final class UnitFollower {
             if let notice = effects.notice {
                 self.context.logger.notice("unit source \(self.context.name): \(unit): \(notice)", metadata: self.context.metadata)
             }
-            if effects.restarts > 0 { self.source.restarts.add(effects.restarts, for: PairKey(engine: self.mapper.engine, database: self.mapper.database)) }
+            switch effects.presence {
+            case .missing(let reason): self.context.reporter.report(self.context.store.setUnknown(pair, because: reason, now: now))
+            case .present: self.context.reporter.report(self.context.store.setUnknown(pair, because: nil, now: now))
+            case nil: break
+            }
+            if effects.restarts > 0 { self.source.restarts.add(effects.restarts, for: pair) }
             self.ingest.apply(effects.events)
             if effects.markDown {
                 self.context.reporter.report(self.context.store.connectionClosed(self.connection, now: now))
@@ -175,6 +204,8 @@ final class UnitFollower {
         do {
             let reader = try UnitJournalReader(unit: unit, cursor: cursor)
             if reader.gap {
+                // Counted as a reopen, as a file source's rotation is (docs/systemd-units.md).
+                self.context.health.countReconnect()
                 self.context.logger.warning(
                     "unit source \(self.context.name): the journal no longer holds the entry it stopped at (rotated or vacuumed): going on from the oldest entry; lines in between are lost",
                     metadata: self.context.metadata
@@ -189,7 +220,7 @@ final class UnitFollower {
 
     /// Every new entry through the rules; the cursor saved after the batch.
     private func readJournal(unit: String) {
-        guard let journal = self.journal, let rules = self.source.rules else { return }
+        guard let journal = self.journal, let rules = self.source.rules?.current else { return }
         journal.process()
         var cursor: String? = nil
         var lines: [UInt8] = []

@@ -23,10 +23,12 @@ struct UnitSource: EventSource {
     let unit: String
     let database: Database
     let phases: [Phase]
-    /// The rules for the unit's journal, if any.
-    let rules: RulePack?
+    /// The rules for the unit's journal, if any; a rules file's are swapped on SIGHUP.
+    let rules: UnitRules?
     /// Restarts counted for `syncmon_unit_restarts_total`.
     var restarts = UnitRestartCounter.shared
+    /// The clock of event and stall times.
+    var clock: any ServiceClock = SystemServiceClock()
 
     func run(in context: SourceContext) async {
         // Written once to stop the thread, which waits on it beside the bus and the journal.
@@ -39,7 +41,7 @@ struct UnitSource: EventSource {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         await withTaskCancellationHandler {
-            _ = try? await pool.runIfActive { UnitFollower(source: self, context: context, wake: wake).run() }
+            _ = try? await pool.runIfActive { UnitFollower(source: self, context: context, wake: wake, clock: self.clock).run() }
         } onCancel: {
             var one: UInt8 = 1
             _ = write(waker, &one, 1)

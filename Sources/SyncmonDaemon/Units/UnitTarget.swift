@@ -63,10 +63,10 @@ public struct UnitTarget: Sendable, Equatable {
 
     /// The source, with its rules loaded and checked: a rules file with a problem stops the start.
     func makeSource() throws(DaemonError) -> UnitSource {
-        var pack: RulePack? = nil
+        var pack: UnitRules? = nil
         if let rules = self.rules {
             do {
-                pack = try RulesLoader.load(rules)
+                pack = try UnitRules(reference: rules)
             } catch {
                 throw DaemonError("rules \(error)")
             }

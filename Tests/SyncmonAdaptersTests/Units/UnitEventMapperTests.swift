@@ -37,4 +37,21 @@ struct UnitEventMapperTests {
         let silent = Self.failedErrors(mapper.effects(of: action, oneshot: true, at: Self.now))
         #expect(silent.map(\.message) == [nil])
     }
+
+    @Test(
+        "a unit systemd does not know makes the pair unknown with a notice, and no event; loaded, it is known again",
+        arguments: [
+            (UnitAction.notLoaded(loadState: "not-found"), UnitPresence?.some(.missing(reason: "unit not-found")), true),
+            (.notLoaded(loadState: "masked"), .missing(reason: "unit masked"), true),
+            (.loaded, .present, false),
+            (.up, nil, false),
+        ]
+    )
+    func presence(action: UnitAction, expected: UnitPresence?, notice: Bool) {
+        var mapper = UnitEventMapper(engine: InlineName("ghost")!, database: Database("default")!, phases: [.export])
+        let effects = mapper.effects(of: action, oneshot: false, at: Self.now)
+        #expect(effects.presence == expected)
+        #expect((effects.notice != nil) == notice)
+        if expected != nil { #expect(effects.events.isEmpty && !effects.markDown) }
+    }
 }

@@ -59,6 +59,46 @@ struct UnitTrackerTests {
         #expect(tracker.liveness == .notLoaded)
     }
 
+    /// A unit systemd did not know, then knows (its file written, `systemctl daemon-reload`): once
+    /// `loaded`, then what the unit does, as at a first look; gone again, unknown again.
+    @Test(
+        "a missing unit is unknown until it is loaded, then followed as any unit",
+        arguments: [
+            (
+                "appears stopped",
+                [UnitSnapshot(activeState: "inactive", subState: "dead")],
+                [[UnitAction.loaded, .stopped]]
+            ),
+            (
+                "appears and starts",
+                [UnitSnapshot(activeState: "inactive", subState: "dead"), running],
+                [[.loaded, .stopped], [.up]]
+            ),
+            (
+                "appears running",
+                [running],
+                [[.loaded, .up]]
+            ),
+            (
+                "appears, then is removed again",
+                [running, UnitSnapshot(loadState: "not-found", activeState: "inactive", subState: "dead")],
+                [[.loaded, .up], [.notLoaded(loadState: "not-found")]]
+            ),
+            (
+                "stays masked",
+                [UnitSnapshot(loadState: "masked", activeState: "inactive", subState: "dead")],
+                [[]]
+            ),
+        ]
+    )
+    func missingUnitAppears(_ name: String, later: [UnitSnapshot], expected: [[UnitAction]]) {
+        var tracker = UnitTracker()
+        let missing = UnitSnapshot(loadState: "not-found", activeState: "inactive", subState: "dead")
+        #expect(tracker.observe(missing, at: Self.at(0)) == [.notLoaded(loadState: "not-found")], "\(name)")
+        let actions = Self.run(later.enumerated().map { (Int64($0.offset + 1), $0.element) }, tracker: &tracker)
+        #expect(actions == expected, "\(name)")
+    }
+
     @Test func inactiveAtFirstLookIsStopped() {
         var tracker = UnitTracker()
         #expect(tracker.observe(UnitSnapshot(activeState: "inactive", subState: "dead"), at: Self.at(0)) == [.stopped])
