@@ -23,7 +23,9 @@
 #                                    (scripts/test-alerts.sh): prometheus-alertmanager; unit: sources
 #                                    (scripts/test-units-e2e.sh): dbus, unison, lsyncd.
 #   scripts/install-deps.sh --package  plus dpkg-dev, which scripts/package-deb.sh needs
-#   scripts/install-deps.sh --bench  plus mtail, which scripts/benchmark.sh compares against
+#   scripts/install-deps.sh --bench  plus mtail and node_exporter (prometheus-node-exporter), which
+#                                    scripts/benchmark.sh runs side by side with syncmon, and
+#                                    dbus-daemon, the private bus of its idle unit: source
 set -euo pipefail
 
 packages=(libsystemd-dev zlib1g-dev libcrypt-dev libpcre2-dev pkg-config)
@@ -39,7 +41,7 @@ if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)
 fi
 if [ "${1:-}" = "--bench" ]; then
-    packages+=(mtail)
+    packages+=(mtail prometheus-node-exporter dbus-daemon)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -14,8 +14,8 @@ final class DaemonUnderTest: Sendable {
     let port: Int
     var socketPath: String { self.directory + "/events.sock" }
 
-    init(binary: String, extraArguments: [String] = []) throws {
-        self.directory = "/tmp/syncmon-bench-daemon-\(getpid())"
+    init(binary: String, extraArguments: [String] = [], environment: [String] = [], name: String = "daemon") throws {
+        self.directory = "/tmp/syncmon-bench-\(name)-\(getpid())"
         mkdir(self.directory, 0o700)
         self.port = 20_000 + Int(getpid() % 20_000)
         let arguments =
@@ -23,7 +23,7 @@ final class DaemonUnderTest: Sendable {
                 "daemon", "--events-socket", self.directory + "/events.sock", "--state-dir", self.directory + "/state",
                 "--listen", "127.0.0.1:\(self.port)", "--log-target", "stderr", "--log-level", "warning",
             ] + extraArguments
-        self.pid = try Benchmark.spawn(binary, arguments, output: self.directory + "/daemon.log")
+        self.pid = try Benchmark.spawn(binary, arguments, output: self.directory + "/daemon.log", environment: environment)
         let deadline = Benchmark.monotonicSeconds() + 10
         while Benchmark.monotonicSeconds() < deadline {
             if access(self.socketPath, F_OK) == 0, (try? self.get("/healthz")) != nil { return }
@@ -110,8 +110,11 @@ final class DaemonUnderTest: Sendable {
     }
 
     /// Resident memory in bytes, from /proc.
-    var residentBytes: Double {
-        guard let status = try? String(decoding: Benchmark.readFile("/proc/\(self.pid)/status"), as: UTF8.self) else { return 0 }
+    var residentBytes: Double { Self.residentBytes(of: self.pid) }
+
+    /// `VmRSS` of a process in bytes, from /proc.
+    static func residentBytes(of pid: pid_t) -> Double {
+        guard let status = try? String(decoding: Benchmark.readFile("/proc/\(pid)/status"), as: UTF8.self) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
         }

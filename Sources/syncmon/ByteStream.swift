@@ -26,4 +26,23 @@ enum ByteStream {
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
+
+    /// Calls `body` with the whole of `path` mapped into memory and returns `true`; returns
+    /// `false` (and does not call `body`) for standard input or anything but a regular file,
+    /// which are read in chunks instead. A file that cannot be opened throws as `read` does.
+    static func withMapped(path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard path != "-" else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReadError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return false }
+        let size = Int(status.st_size)
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else { return false }
+        defer { munmap(address, size) }
+        // Read front to back once: ask for read-ahead, as read(2) would get.
+        madvise(address, size, MADV_SEQUENTIAL | MADV_WILLNEED)
+        try body(UnsafeRawBufferPointer(start: address, count: size))
+        return true
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import SyncmonCore
 import SyncmonDaemon
 
@@ -58,12 +59,28 @@ struct ReplayCommand: ParsableCommand {
         throw ExitCode(report.severity.rawValue)
     }
 
+    /// Runs `body(0..<count)` on the global queue's threads and returns when all are done. Each
+    /// call touches only its own worker's data (``ReplaySession/feedAll(_:workers:perform:)``),
+    /// which the compiler cannot see: hence the unchecked hand-over.
+    static func concurrently(_ count: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            nonisolated(unsafe) let work = body
+            DispatchQueue.concurrentPerform(iterations: count) { work($0) }
+        }
+    }
+
     /// Replays the stream and evaluates status at the end (no printing).
     func replay() throws -> ReplayReport {
         let wallClock = WallClock.now()
         let configuration = MonitorConfiguration(thresholds: self.stallThresholds.applied(to: .defaults), maximumPairs: .max)
         var session = ReplaySession(configuration: configuration, keptRejections: self.verbose ? .max : Self.shownRejections)
-        try ByteStream.read(path: self.file) { session.feed($0) }
+        // A large recording is decoded and applied on every core (sharded by engine, merged
+        // for the status); a pipe or a small file is read in chunks on this thread.
+        let workers = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let mapped = try ByteStream.withMapped(path: self.file) { bytes in
+            session.feedAll(bytes, workers: workers, perform: Self.concurrently)
+        }
+        if !mapped { try ByteStream.read(path: self.file) { session.feed($0) } }
         session.finish(fallbackTime: wallClock)
         let now = session.now(advancedBy: self.advance.span, fallbackTime: wallClock)
         return ReplayReport(session: session, now: now, rows: session.monitor.rows(at: now))

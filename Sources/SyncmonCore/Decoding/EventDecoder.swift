@@ -462,6 +462,42 @@ private struct RawFields {
         return seconds.map { TimeSpan.seconds($0) }
     }
 
+    /// `sentDatabaseChanges` and `sentRecordZoneChanges`: counts and the failure lists, folded.
+    private func sentPayload(for type: EventType) throws(DecodeFailure) -> EventPayload {
+        if type == .sentDatabaseChanges {
+            var failures = try self.late(self.failedZoneSaves, "failedZoneSaves", Self.failures).required("failedZoneSaves")
+            failures.merge(try self.late(self.failedZoneDeletes, "failedZoneDeletes", Self.failures).required("failedZoneDeletes"))
+            return .sentDatabaseChanges(
+                savedZones: try self.count(self.savedZones, "savedZones"),
+                deletedZones: try self.count(self.deletedZones, "deletedZones"),
+                failures: failures
+            )
+        }
+        var failures = try self.late(self.failedRecordSaves, "failedRecordSaves", Self.failures).required("failedRecordSaves")
+        failures.merge(
+            try self.late(self.failedRecordDeletes, "failedRecordDeletes", Self.failures).required("failedRecordDeletes")
+        )
+        return .sentRecordZoneChanges(
+            savedRecords: try self.count(self.savedRecords, "savedRecords"),
+            deletedRecords: try self.count(self.deletedRecords, "deletedRecords"),
+            failures: failures
+        )
+    }
+
+    /// A `containerEvent`'s fields; an end before the start is invalid.
+    private func containerEvent() throws(DecodeFailure) -> ContainerEvent {
+        let event = ContainerEvent(
+            kind: try self.kind.required("kind"),
+            identifier: try self.identifier.required("id"),
+            started: try self.started.required("started"),
+            ended: try self.ended.optional("ended"),
+            succeeded: try self.succeeded.optional("succeeded"),
+            error: try self.late(self.error, "error", Self.error).optional("error")
+        )
+        if let ended = event.ended, ended < event.started { throw DecodeFailure(.invalidField, field: "ended") }
+        return event
+    }
+
     private func payload(for type: EventType) throws(DecodeFailure) -> EventPayload {
         switch type {
         case .willFetchChanges:
@@ -490,24 +526,8 @@ private struct RawFields {
         case .willSendChanges:
             _ = try self.reason.optional("reason")
             return .willSendChanges
-        case .sentDatabaseChanges:
-            var failures = try self.late(self.failedZoneSaves, "failedZoneSaves", Self.failures).required("failedZoneSaves")
-            failures.merge(try self.late(self.failedZoneDeletes, "failedZoneDeletes", Self.failures).required("failedZoneDeletes"))
-            return .sentDatabaseChanges(
-                savedZones: try self.count(self.savedZones, "savedZones"),
-                deletedZones: try self.count(self.deletedZones, "deletedZones"),
-                failures: failures
-            )
-        case .sentRecordZoneChanges:
-            var failures = try self.late(self.failedRecordSaves, "failedRecordSaves", Self.failures).required("failedRecordSaves")
-            failures.merge(
-                try self.late(self.failedRecordDeletes, "failedRecordDeletes", Self.failures).required("failedRecordDeletes")
-            )
-            return .sentRecordZoneChanges(
-                savedRecords: try self.count(self.savedRecords, "savedRecords"),
-                deletedRecords: try self.count(self.deletedRecords, "deletedRecords"),
-                failures: failures
-            )
+        case .sentDatabaseChanges, .sentRecordZoneChanges:
+            return try self.sentPayload(for: type)
         case .didSendChanges:
             _ = try self.reason.optional("reason")
             return .didSendChanges
@@ -519,16 +539,7 @@ private struct RawFields {
         case .accountChange:
             return .accountChange(try self.changeType.required("changeType"))
         case .containerEvent:
-            let event = ContainerEvent(
-                kind: try self.kind.required("kind"),
-                identifier: try self.identifier.required("id"),
-                started: try self.started.required("started"),
-                ended: try self.ended.optional("ended"),
-                succeeded: try self.succeeded.optional("succeeded"),
-                error: try self.late(self.error, "error", Self.error).optional("error")
-            )
-            if let ended = event.ended, ended < event.started { throw DecodeFailure(.invalidField, field: "ended") }
-            return .containerEvent(event)
+            return .containerEvent(try self.containerEvent())
         case .accountStatus:
             return .accountStatus(try self.status.required("status"))
         case .networkStatus:

@@ -5,18 +5,18 @@
 /// is known, so that a stream's untimed preamble does not happen in 1970. Feeding is
 /// chunk-by-chunk, so a file of any size replays in constant memory.
 public struct ReplaySession: Sendable {
-    public private(set) var monitor: Monitor
-    private let decoder: EventDecoder
+    public internal(set) var monitor: Monitor
+    let decoder: EventDecoder
     private var framer: LineFramer
     /// The replay clock: the latest event time seen.
-    public private(set) var clock: Timestamp?
+    public internal(set) var clock: Timestamp?
     /// Untimed events seen before any time was known.
-    private var waiting: [Event] = []
+    var waiting: [Event] = []
     /// Lines read, blank ones included.
-    public private(set) var lines: UInt64 = 0
+    public internal(set) var lines: UInt64 = 0
     /// The first `keptRejections` rejected lines, in order (the rest are only counted).
-    public private(set) var rejectedLines: [RejectedLine] = []
-    private let keptRejections: Int
+    public internal(set) var rejectedLines: [RejectedLine] = []
+    let keptRejections: Int
 
     /// - Parameter keptRejections: how many rejected lines to keep with their number and reason
     ///   (`syncmon replay` names the first few, all of them with `--verbose`); memory stays

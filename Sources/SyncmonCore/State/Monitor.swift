@@ -89,6 +89,21 @@ public struct Monitor: Sendable {
         self.rejected[rejection.reason.rawValue] += 1
     }
 
+    /// Counts lines the decoder rejected, by reason (`RejectionReason.rawValue`).
+    public mutating func count(_ rejected: [UInt64]) {
+        for reason in rejected.indices { self.rejected[reason] += rejected[reason] }
+    }
+
+    /// Takes in another monitor's pairs and counts (a parallel replay's shards, whose pairs
+    /// are disjoint); this monitor's configuration stays.
+    public mutating func merge(_ other: Monitor) {
+        self.pairs.merge(other.pairs) { mine, _ in mine }
+        self.count(other.rejected)
+        self.duplicates += other.duplicates
+        self.accepted += other.accepted
+        self.nextLook = .distantPast
+    }
+
     /// Rejected lines for one reason.
     public func rejectedCount(_ reason: RejectionReason) -> UInt64 {
         self.rejected[reason.rawValue]
@@ -227,8 +242,8 @@ public struct Monitor: Sendable {
         var changes: [StatusChange] = []
         var earliest = Timestamp.distantFuture
         for index in self.pairs.indices {
-            self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, onlyIfDue: true, into: &changes)
-            earliest = min(earliest, self.pairs.values[index].verdictHoldsUntil)
+            let holdsUntil = self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, onlyIfDue: true, into: &changes)
+            earliest = min(earliest, holdsUntil)
         }
         self.nextLook = earliest
         return changes.sorted { $0.key < $1.key }
@@ -244,21 +259,22 @@ public struct Monitor: Sendable {
     /// Appends a pair's changes since its last reported verdict: the first verdict, each
     /// stall raised or cleared, and each change of health. Summary moves that keep the health
     /// (a healthy engine going `in_progress` ↔ `succeeded` with every cycle) are appended only
-    /// when `configuration.reportsCycles` asks for them.
+    /// when `configuration.reportsCycles` asks for them. Returns until when the pair's verdict holds.
+    @discardableResult
     private mutating func changes(
         ofPairAt index: [PairKey: PairState].Index,
         key: PairKey,
         at now: Timestamp,
         onlyIfDue: Bool,
         into changes: inout [StatusChange]
-    ) {
-        // In place through a mutating call: reading the pair out would copy it (and retain
-        // all of its storage) for every event.
+    ) -> Timestamp {
+        // In place through one mutating call: reading anything off the pair (even one field
+        // through `values[index]`) would copy it, and retain all of its storage, every event.
         let thresholds = self.configuration.thresholds(for: key.engine)
-        let verdict = self.pairs.values[index].takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
-        self.nextLook = min(self.nextLook, self.pairs.values[index].verdictHoldsUntil)
-        guard let (previous, evaluation) = verdict else { return }
-        let failedPhase = self.pairs.values[index].outstandingFailure.map { (phase: $0.phase, error: $0.error) }
+        let look = self.pairs.values[index].look(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
+        self.nextLook = min(self.nextLook, look.holdsUntil)
+        guard let (previous, evaluation) = look.change else { return look.holdsUntil }
+        let failedPhase = look.failedPhase
         func change(_ kind: StatusChange.Kind) -> StatusChange {
             StatusChange(key: key, kind: kind, evaluation: evaluation, failedPhase: failedPhase)
         }
@@ -272,12 +288,13 @@ public struct Monitor: Sendable {
         } else if previous == nil {
             for reason in evaluation.stalls { changes.append(change(.stallRaised(reason))) }
         }
-        guard previous?.summary != evaluation.summary else { return }
+        guard previous?.summary != evaluation.summary else { return look.holdsUntil }
         let healthChanged = previous.map { !$0.summary.hasSameHealth(as: evaluation.summary) } ?? true
-        guard healthChanged || self.configuration.reportsCycles else { return }
+        guard healthChanged || self.configuration.reportsCycles else { return look.holdsUntil }
         var summaryChange = change(.summaryChanged(from: previous?.summary))
         summaryChange.isHealthChange = healthChanged
         changes.append(summaryChange)
+        return look.holdsUntil
     }
 }
 
@@ -317,7 +334,7 @@ extension Monitor {
     public mutating func setCanary(_ key: PairKey, _ status: CanaryStatus, at now: Timestamp) -> Bool {
         if let index = self.pairs.index(forKey: key) {
             self.pairs.values[index].setCanary(status)
-            self.nextLook = min(self.nextLook, self.pairs.values[index].verdictHoldsUntil)
+            self.nextLook = min(self.nextLook, self.pairs.values[index].currentDeadline())
             return true
         }
         guard self.pairs.count < self.configuration.maximumPairs else { return false }

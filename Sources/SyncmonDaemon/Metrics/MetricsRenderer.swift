@@ -193,106 +193,125 @@ public struct MetricsRenderer: Sendable {
         sorted.withUnsafeBufferPointer { pairs in
             let labels = pairs.map { LabelSet(["engine": $0.key.engine.description, "database": $0.key.database.description]) }
             let evaluations = pairs.map { $0.value.evaluate(at: now, thresholds: monitor.configuration.thresholds(for: $0.key.engine)) }
-
-            writer.family(Families.summary)
-            for index in pairs.indices { writer.stateSet(Families.summary, labels: labels[index], active: evaluations[index].summary.rawValue) }
-            writer.family(Families.phaseState)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    writer.stateSet(
-                        Families.phaseState, labels: labels[index], extra: Labels.phases[phase.rawValue],
-                        active: pairs[index].value.stateName(of: phase).rawValue)
-                }
-            }
-            writer.family(Families.lastStart)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    if let time = pairs[index].value.lastStart(of: phase) {
-                        writer.sample(Families.lastStart, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
-                    }
-                }
-            }
-            writer.family(Families.lastSuccess)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    if let time = pairs[index].value.lastSuccess(of: phase) {
-                        writer.sample(Families.lastSuccess, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
-                    }
-                }
-            }
-            writer.family(Families.duration)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    let histogram = pairs[index].value.durations(of: phase)
-                    writer.histogram(
-                        Families.duration, labels: labels[index], extra: Labels.phases[phase.rawValue], bucketCounts: histogram.counts, sum: histogram.sum)
-                }
-            }
-            writer.family(Families.runs)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    writer.sample(Families.runs, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).runs)
-                }
-            }
-            writer.family(Families.failures)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    writer.sample(
-                        Families.failures, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).failures)
-                }
-            }
-            writer.family(Families.stalled)
-            for index in pairs.indices {
-                writer.stateSet(Families.stalled, labels: labels[index], activeMask: UInt64(evaluations[index].stalls.rawValue))
-            }
-            writer.family(Families.account)
-            for index in pairs.indices { writer.stateSet(Families.account, labels: labels[index], active: pairs[index].value.account.rawValue) }
-            writer.family(Families.network)
-            for index in pairs.indices { writer.stateSet(Families.network, labels: labels[index], active: pairs[index].value.network.rawValue) }
-            writer.family(Families.throttledUntil)
-            for index in pairs.indices {
-                writer.sample(Families.throttledUntil, labels: labels[index], value: pairs[index].value.throttledUntil?.seconds ?? 0)
-            }
-            writer.family(Families.pending)
-            for index in pairs.indices {
-                writer.sample(Families.pending, labels: labels[index], extra: Labels.recordZone, value: Int(pairs[index].value.pendingRecordZoneChanges))
-                writer.sample(Families.pending, labels: labels[index], extra: Labels.database, value: Int(pairs[index].value.pendingDatabaseChanges))
-            }
-            writer.family(Families.errors)
-            // The same few codes recur across engines: render each label set once per scrape.
-            var errorLabels: [ErrorCounterKey: LabelSet] = [:]
-            for index in pairs.indices {
-                for (key, count) in pairs[index].value.errors.sorted(by: { $0.key < $1.key }) {
-                    let extra = errorLabels[key] ?? Self.errorLabels(key)
-                    errorLabels[key] = extra
-                    writer.sample(Families.errors, labels: labels[index], extra: extra, value: count)
-                }
-            }
-            writer.family(Families.fetched)
-            for index in pairs.indices {
-                writer.sample(Families.fetched, labels: labels[index], extra: Labels.modification, value: pairs[index].value.recordsFetched.changed)
-                writer.sample(Families.fetched, labels: labels[index], extra: Labels.deletion, value: pairs[index].value.recordsFetched.deleted)
-            }
-            writer.family(Families.sent)
-            for index in pairs.indices {
-                writer.sample(Families.sent, labels: labels[index], extra: Labels.save, value: pairs[index].value.recordsSent.changed)
-                writer.sample(Families.sent, labels: labels[index], extra: Labels.delete, value: pairs[index].value.recordsSent.deleted)
-            }
-            writer.family(Families.accountChanges)
-            for index in pairs.indices {
-                for change in AccountChangeType.allCases {
-                    writer.sample(
-                        Families.accountChanges, labels: labels[index], extra: Labels.accountChanges[change.rawValue],
-                        value: pairs[index].value.accountChanges[change.rawValue])
-                }
-            }
-            writer.family(Families.up)
-            for index in pairs.indices { writer.sample(Families.up, labels: labels[index], value: pairs[index].value.isUp(at: now) ? 1 : 0) }
-            writer.family(Families.lastEvent)
-            for index in pairs.indices { writer.sample(Families.lastEvent, labels: labels[index], value: pairs[index].value.lastEvent.seconds) }
+            Self.writeStatusFamilies(into: &writer, pairs: pairs, labels: labels, evaluations: evaluations)
+            Self.writeEngineFamilies(into: &writer, pairs: pairs, labels: labels, now: now)
             Self.writeCanaries(into: &writer, pairs: pairs, labels: labels)
         }
+        self.writeDaemonFamilies(into: &writer, monitor: monitor, received: received, tracked: sorted.count)
+        Self.writeProcessFamilies(into: &writer, process: process)
+    }
 
+    /// The pairs, sorted by key, as the per-pair families read them.
+    typealias SortedPairs = UnsafeBufferPointer<(key: PairKey, value: PairState)>
+
+    /// Per pair: the verdict, the phases and the stalls.
+    private static func writeStatusFamilies(into writer: inout ExpositionWriter, pairs: SortedPairs, labels: [LabelSet], evaluations: [Evaluation]) {
+        writer.family(Families.summary)
+        for index in pairs.indices { writer.stateSet(Families.summary, labels: labels[index], active: evaluations[index].summary.rawValue) }
+        writer.family(Families.phaseState)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                writer.stateSet(
+                    Families.phaseState, labels: labels[index], extra: Labels.phases[phase.rawValue],
+                    active: pairs[index].value.stateName(of: phase).rawValue)
+            }
+        }
+        writer.family(Families.lastStart)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                if let time = pairs[index].value.lastStart(of: phase) {
+                    writer.sample(Families.lastStart, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
+                }
+            }
+        }
+        writer.family(Families.lastSuccess)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                if let time = pairs[index].value.lastSuccess(of: phase) {
+                    writer.sample(Families.lastSuccess, labels: labels[index], extra: Labels.phases[phase.rawValue], value: time.seconds)
+                }
+            }
+        }
+        writer.family(Families.duration)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                let histogram = pairs[index].value.durations(of: phase)
+                writer.histogram(
+                    Families.duration, labels: labels[index], extra: Labels.phases[phase.rawValue], bucketCounts: histogram.counts, sum: histogram.sum)
+            }
+        }
+        writer.family(Families.runs)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                writer.sample(Families.runs, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).runs)
+            }
+        }
+        writer.family(Families.failures)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                writer.sample(
+                    Families.failures, labels: labels[index], extra: Labels.phases[phase.rawValue], value: pairs[index].value.runs(of: phase).failures)
+            }
+        }
+        writer.family(Families.stalled)
+        for index in pairs.indices {
+            writer.stateSet(Families.stalled, labels: labels[index], activeMask: UInt64(evaluations[index].stalls.rawValue))
+        }
+    }
+
+    /// Per pair: what the engine reported (account, network, throttle, pending, errors,
+    /// records, account changes) and whether it runs.
+    private static func writeEngineFamilies(into writer: inout ExpositionWriter, pairs: SortedPairs, labels: [LabelSet], now: Timestamp) {
+        writer.family(Families.account)
+        for index in pairs.indices { writer.stateSet(Families.account, labels: labels[index], active: pairs[index].value.account.rawValue) }
+        writer.family(Families.network)
+        for index in pairs.indices { writer.stateSet(Families.network, labels: labels[index], active: pairs[index].value.network.rawValue) }
+        writer.family(Families.throttledUntil)
+        for index in pairs.indices {
+            writer.sample(Families.throttledUntil, labels: labels[index], value: pairs[index].value.throttledUntil?.seconds ?? 0)
+        }
+        writer.family(Families.pending)
+        for index in pairs.indices {
+            writer.sample(Families.pending, labels: labels[index], extra: Labels.recordZone, value: Int(pairs[index].value.pendingRecordZoneChanges))
+            writer.sample(Families.pending, labels: labels[index], extra: Labels.database, value: Int(pairs[index].value.pendingDatabaseChanges))
+        }
+        writer.family(Families.errors)
+        // The same few codes recur across engines: render each label set once per scrape.
+        var errorLabels: [ErrorCounterKey: LabelSet] = [:]
+        for index in pairs.indices {
+            for (key, count) in pairs[index].value.errors.sorted(by: { $0.key < $1.key }) {
+                let extra = errorLabels[key] ?? Self.errorLabels(key)
+                errorLabels[key] = extra
+                writer.sample(Families.errors, labels: labels[index], extra: extra, value: count)
+            }
+        }
+        writer.family(Families.fetched)
+        for index in pairs.indices {
+            writer.sample(Families.fetched, labels: labels[index], extra: Labels.modification, value: pairs[index].value.recordsFetched.changed)
+            writer.sample(Families.fetched, labels: labels[index], extra: Labels.deletion, value: pairs[index].value.recordsFetched.deleted)
+        }
+        writer.family(Families.sent)
+        for index in pairs.indices {
+            writer.sample(Families.sent, labels: labels[index], extra: Labels.save, value: pairs[index].value.recordsSent.changed)
+            writer.sample(Families.sent, labels: labels[index], extra: Labels.delete, value: pairs[index].value.recordsSent.deleted)
+        }
+        writer.family(Families.accountChanges)
+        for index in pairs.indices {
+            for change in AccountChangeType.allCases {
+                writer.sample(
+                    Families.accountChanges, labels: labels[index], extra: Labels.accountChanges[change.rawValue],
+                    value: pairs[index].value.accountChanges[change.rawValue])
+            }
+        }
+        writer.family(Families.up)
+        for index in pairs.indices { writer.sample(Families.up, labels: labels[index], value: pairs[index].value.isUp(at: now) ? 1 : 0) }
+        writer.family(Families.lastEvent)
+        for index in pairs.indices { writer.sample(Families.lastEvent, labels: labels[index], value: pairs[index].value.lastEvent.seconds) }
+    }
+
+    /// The daemon's own families: events received and rejected, pairs tracked, the host's
+    /// network, saving, and the subscribe and unit sources.
+    private func writeDaemonFamilies(into writer: inout ExpositionWriter, monitor: Monitor, received: [UInt64], tracked: Int) {
         writer.family(Families.received)
         for transport in Transport.allCases {
             writer.sample(
@@ -304,7 +323,7 @@ public struct MetricsRenderer: Sendable {
             writer.sample(Families.rejected, labels: Labels.reasons[reason.rawValue], value: monitor.rejectedCount(reason))
         }
         writer.family(Families.tracked)
-        writer.sample(Families.tracked, value: sorted.count)
+        writer.sample(Families.tracked, value: tracked)
         // The host's own view (docs/metrics.md): no sample while it is not followed (off,
         // rtnetlink unavailable, replay), so that "absent" is never mistaken for "offline".
         writer.family(Families.hostNetworkUp)
@@ -333,6 +352,10 @@ public struct MetricsRenderer: Sendable {
             writer.sample(Families.unitRestarts, labels: LabelSet(["engine": pair.engine.description, "database": pair.database.description]), value: restarts)
         }
 
+    }
+
+    /// The standard `process_*` families.
+    private static func writeProcessFamilies(into writer: inout ExpositionWriter, process: ProcessMetrics) {
         writer.family(Families.resident)
         writer.sample(Families.resident, value: process.residentMemoryBytes)
         writer.family(Families.virtual)

@@ -43,6 +43,7 @@ public final class SystemdNotifyService: Service, Sendable {
         let status = self.currentStatus()
         self.lastStatus.withLock { $0 = status }
         self.send([.ready, .status(status.text)])
+        StartupPages.releaseAfterStart(clock: self.clock)
         let interval = ((try? self.notifier.watchdogInterval()) ?? nil).map(Self.span)
         try? await cancelWhenGracefulShutdown {
             var schedule = WatchdogSchedule(interval: interval, start: self.clock.monotonicTime())
