@@ -95,7 +95,7 @@ public struct HTTPService: Service {
             do {
                 server = try await bootstrap.bind(host: host, port: port).get()
             } catch {
-                throw DaemonError(SystemErrorText.cannotListen(on: address, error))
+                throw DaemonError.system(SystemErrorText.cannotListen(on: address, error))
             }
             let security = web.current
             self.logger.info(
@@ -123,7 +123,7 @@ public struct HTTPService: Service {
     static func split(_ address: String) throws -> (host: String, port: Int) {
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
             (0...65535).contains(port)
-        else { throw DaemonError("invalid listen address \(address): expected host:port") }
+        else { throw DaemonError.system("invalid listen address \(address): expected host:port") }
         var host = String(address[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return (host.isEmpty ? "0.0.0.0" : host, port)

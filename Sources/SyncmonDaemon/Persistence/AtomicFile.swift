@@ -9,7 +9,7 @@ enum AtomicFile {
         try PushIngestService.prepareDirectory(of: path)
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DaemonError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw DaemonError.system("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var failure: String?
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -27,12 +27,12 @@ enum AtomicFile {
         close(descriptor)
         if let failure {
             unlink(temporary)
-            throw DaemonError("cannot write \(temporary): \(failure)")
+            throw DaemonError.system("cannot write \(temporary): \(failure)")
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw DaemonError("cannot rename \(temporary): \(reason)")
+            throw DaemonError.system("cannot rename \(temporary): \(reason)")
         }
         if let slash = path.lastIndex(of: "/") {
             let directory = open(String(path[..<slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -24,7 +24,7 @@ public final class StateDirectoryLock: Sendable {
         do {
             try PushIngestService.prepareDirectory(of: path)
         } catch {
-            throw DaemonError("cannot create the state directory \(directory): \(error)")
+            throw DaemonError.system("cannot create the state directory \(directory): \(error)")
         }
         // Readable by all: the pid in it is what a second daemon, or an operator, reads. Held
         // open read-only (flock needs no write access): a descriptor open for writing would
@@ -32,9 +32,9 @@ public final class StateDirectoryLock: Sendable {
         let descriptor = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw DaemonError(
-                "cannot open the lock file \(path): \(SystemErrorText.words(code)); run the daemon as the state directory's owner or choose another --state-dir",
-                exitCode: 73)
+            throw DaemonError.taken(
+                "cannot open the lock file \(path): \(SystemErrorText.words(code)); run the daemon as the state directory's owner or choose another --state-dir"
+            )
         }
         var result: Int32
         repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
@@ -43,9 +43,9 @@ public final class StateDirectoryLock: Sendable {
             let holder = Self.readPid(descriptor)
             close(descriptor)
             guard code == EWOULDBLOCK else {
-                throw DaemonError("cannot lock \(path): \(SystemErrorText.words(code))", exitCode: 73)
+                throw DaemonError.taken("cannot lock \(path): \(SystemErrorText.words(code))")
             }
-            throw DaemonError(Self.heldMessage(directory, pid: holder), exitCode: 73)
+            throw DaemonError.taken(Self.heldMessage(directory, pid: holder))
         }
         // The pid through a second descriptor, closed at once: closing it leaves the lock,
         // which belongs to the first one's open file description.

@@ -46,7 +46,7 @@ public struct StateFile: Sendable {
         guard let data = FileManager.default.contents(atPath: self.path) else { return .missing }
         do {
             let document = try JSONDecoder().decode(Document.self, from: data)
-            guard document.version == 1 else { throw DaemonError("unsupported state version \(document.version)") }
+            guard document.version == 1 else { throw DaemonError.system("unsupported state version \(document.version)") }
             var pairs: [PairKey: PairState] = [:]
             for entry in document.pairs { pairs[PairKey(engine: entry.engine, database: entry.database)] = entry.state }
             return .loaded(pairs, savedAt: document.savedAt)

@@ -36,7 +36,7 @@ public struct EventsSocket: Sendable {
         do {
             try PushIngestService.prepareDirectory(of: path)
         } catch {
-            throw DaemonError("cannot create the directory of the events socket \(path): \(error)")
+            throw DaemonError.system("cannot create the directory of the events socket \(path): \(error)")
         }
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         // Without a lock file (a directory we may bind in but not create files in, which Linux
@@ -52,20 +52,17 @@ public struct EventsSocket: Sendable {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
-            throw DaemonError(
-                "cannot listen on the events socket \(path): a file that is not a socket is in the way; move it or choose another --events-socket",
-                exitCode: 73
-            )
+            throw DaemonError.taken(
+                "cannot listen on the events socket \(path): a file that is not a socket is in the way; move it or choose another --events-socket")
         }
         switch Self.probe(path) {
         case .listening(let pid):
-            throw DaemonError(Self.takenMessage(path, pid: pid), exitCode: 73)
+            throw DaemonError.taken(Self.takenMessage(path, pid: pid))
         case .stale:
             unlink(path)
         case .unknown(let code):
-            throw DaemonError(
-                "cannot tell whether another daemon listens on the events socket \(path): \(SystemErrorText.words(code)); run syncmon daemon as the socket's owner, or choose another --events-socket",
-                exitCode: 73
+            throw DaemonError.taken(
+                "cannot tell whether another daemon listens on the events socket \(path): \(SystemErrorText.words(code)); run syncmon daemon as the socket's owner, or choose another --events-socket"
             )
         }
     }
@@ -112,17 +109,18 @@ public struct EventsSocket: Sendable {
 
     private static func bind(_ path: String) throws(DaemonError) -> EventsSocket {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw DaemonError("cannot create the events socket \(path): \(SystemErrorText.words(errno))") }
+        guard descriptor >= 0 else { throw DaemonError.system("cannot create the events socket \(path): \(SystemErrorText.words(errno))") }
         let bound = Self.withAddress(path) { address, length in Glibc.bind(descriptor, address, length) }
         guard bound == 0, listen(descriptor, Self.backlog) == 0 else {
             let code = errno
             close(descriptor)
             if code == EADDRINUSE {
                 // Lost a race with a process that does not take the lock (not a syncmon daemon).
-                throw DaemonError(Self.takenMessage(path, pid: nil), exitCode: 73)
+                throw DaemonError.taken(Self.takenMessage(path, pid: nil))
             }
-            if bound == -2 { throw DaemonError("the events socket path is too long (over 107 bytes): \(path)", exitCode: 73) }
-            throw DaemonError("cannot listen on the events socket \(path): \(SystemErrorText.words(code))", exitCode: code == EACCES ? 73 : 1)
+            if bound == -2 { throw DaemonError.taken("the events socket path is too long (over 107 bytes): \(path)") }
+            let message = "cannot listen on the events socket \(path): \(SystemErrorText.words(code))"
+            throw code == EACCES ? DaemonError.taken(message) : DaemonError.system(message)
         }
         // Engines in the socket's group may write; nobody else (docs/protocol.md#transports).
         chmod(path, 0o660)

@@ -112,7 +112,7 @@ public struct PushIngestService: Service {
             components.append(component)
             let partial = root + components.joined(separator: "/")
             if mkdir(partial, 0o755) != 0, errno != EEXIST {
-                throw DaemonError("cannot create \(partial): \(String(cString: strerror(errno)))")
+                throw DaemonError.system("cannot create \(partial): \(String(cString: strerror(errno)))")
             }
         }
     }
@@ -239,16 +239,4 @@ struct KernelPeerCredentials {
     var pid: Int32 = 0
     var uid: UInt32 = 0
     var gid: UInt32 = 0
-}
-
-/// A failure the daemon reports and exits on (bad configuration, a socket it cannot bind).
-public struct DaemonError: Error, CustomStringConvertible {
-    public var description: String
-    /// The daemon's exit status for it: 73 (EX_CANTCREAT) when the socket or state directory
-    /// is taken by another daemon, else 1.
-    public var exitCode: Int32
-    public init(_ description: String, exitCode: Int32 = 1) {
-        self.description = description
-        self.exitCode = exitCode
-    }
 }

@@ -25,7 +25,7 @@ public struct SubscribeService: Service {
         do {
             specs = try SourceSpec.parseAll(configuration.subscribeWithSections)
         } catch {
-            throw DaemonError(error.description)
+            throw DaemonError.configuration(error.description)
         }
         let registry = SourceRegistry(names: specs.map(\.name), logger: logger)
         let services = try zip(specs, registry.sources).map { spec, health in
@@ -88,7 +88,7 @@ extension SourceSpec {
         case .unit(var target):
             // A [source NAME] section's phase, database and rules (a path may hold & or ?).
             for (key, value) in configuration.sourceSettings[self.name]?.unitKeys ?? [:] where key != "unit" {
-                do { try target.set(key, value) { ParseError(source: self.description, message: $0) } } catch { throw DaemonError("\(error)") }
+                do { try target.set(key, value) { ParseError(source: self.description, message: $0) } } catch { throw DaemonError.configuration("\(error)") }
             }
             return try target.makeSource()
         case .syncthing(let host, let port, let secure):
@@ -101,7 +101,7 @@ extension SourceSpec {
                 let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
                 return SyncthingSource(baseURL: (secure ? "https://" : "http://") + authority, credential: credential)
             } catch {
-                throw DaemonError("\(error)")
+                throw DaemonError.configuration("\(error)")
             }
         }
     }

@@ -68,7 +68,7 @@ public struct UnitTarget: Sendable, Equatable {
             do {
                 pack = try UnitRules(reference: rules)
             } catch {
-                throw DaemonError("rules \(error)")
+                throw DaemonError.configuration("rules \(error)")
             }
         }
         return UnitSource(unit: self.unit, database: Database(self.database) ?? .private, phases: self.phases, rules: pack)
