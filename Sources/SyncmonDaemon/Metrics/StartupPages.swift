@@ -14,17 +14,24 @@ import Glibc
 /// needed again costs a minor fault, not a read): what stays resident is what the daemon
 /// actually uses. Writable data and the heap are left alone.
 enum StartupPages {
-    /// Pages out now, at `READY=1`, and again when the rest of start-up is over: the first
+    /// When to page out: at `READY=1`, and again when the rest of start-up is over — the first
     /// state save (a second after start, through the JSON encoder and the runtime's type
     /// lookups) faults in 3 MiB of code more, which then never runs again while idle.
-    static func releaseAfterStart(clock: any ServiceClock) {
-        Self.release()
-        let start = clock.monotonicTime()
-        Task.detached(priority: .background) {
-            for delay: Int64 in [1_500_000, 5_000_000] {
-                try? await clock.sleep(until: start.adding(TimeSpan(microseconds: delay)))
-                Self.release()
-            }
+    struct Schedule {
+        /// The times after `READY=1` at which to page out again, soonest first.
+        private var due: [MonotonicInstant]
+
+        /// Pages out now, and schedules the later page-outs from `ready`.
+        init(ready: MonotonicInstant) {
+            StartupPages.release()
+            self.due = [1_500_000, 5_000_000].map { ready.adding(TimeSpan(microseconds: $0)) }
+        }
+
+        /// Pages out once for every scheduled time that has come by `now`.
+        mutating func releaseIfDue(at now: MonotonicInstant) {
+            guard let next = self.due.first, now >= next else { return }
+            self.due.removeAll { $0 <= now }
+            StartupPages.release()
         }
     }
 

@@ -43,12 +43,15 @@ public final class SystemdNotifyService: Service, Sendable {
         let status = self.currentStatus()
         self.lastStatus.withLock { $0 = status }
         self.send([.ready, .status(status.text)])
-        StartupPages.releaseAfterStart(clock: self.clock)
         let interval = ((try? self.notifier.watchdogInterval()) ?? nil).map(Self.span)
         try? await cancelWhenGracefulShutdown {
             var schedule = WatchdogSchedule(interval: interval, start: self.clock.monotonicTime())
+            // Start-up's pages go back now and once the rest of start-up is over, on this
+            // loop's ticks (it wakes at least every second anyway).
+            var pageOuts = StartupPages.Schedule(ready: self.clock.monotonicTime())
             while true {
                 try await self.clock.sleep(for: schedule.tick)
+                pageOuts.releaseIfDue(at: self.clock.monotonicTime())
                 if schedule.isDue(at: self.clock.monotonicTime()) {
                     // A stuck event loop or lock never gets past these, so systemd's watchdog fires.
                     try await self.group.next().submit {}.get()
