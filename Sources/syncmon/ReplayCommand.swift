@@ -1,6 +1,7 @@
 import ArgumentParser
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
+import SyncmonStatusAPI
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc

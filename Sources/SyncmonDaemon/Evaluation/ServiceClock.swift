@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonHost
 
 /// The clock a time-driven service reads and sleeps on: the host's clock in the daemon, one a
 /// test moves by hand in the service tests (no real waiting, no timing of real processes).

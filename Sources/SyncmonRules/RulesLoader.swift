@@ -1,5 +1,3 @@
-import SyncmonRules
-
 #if canImport(Glibc)
 import Glibc
 #endif
