@@ -85,6 +85,7 @@ let package = Package(
             name: "SyncmonClient",
             dependencies: [
                 "SyncmonCore",
+                "SyncmonHost",
                 "SyncmonLock",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -97,6 +98,28 @@ let package = Package(
         .target(
             name: "SyncmonSimulation",
             dependencies: ["SyncmonClient", "SyncmonCore"]
+        ),
+        // The host as every syncmon process reads it: its clocks (`WallClock`, `MonotonicClock`),
+        // the default paths, system errors in words. Small (the core and NIOCore), so that the
+        // client library shares it with the daemon and the command line.
+        .target(
+            name: "SyncmonHost",
+            dependencies: ["SyncmonCore", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        // The status API's two ends: the document's JSON (served by the daemon, read by the command
+        // line) and the HTTP(S) client that fetches it through a web configuration. Apart from
+        // SyncmonHost so that the client library does not compile AsyncHTTPClient and TLS.
+        .target(
+            name: "SyncmonStatusAPI",
+            dependencies: [
+                "SyncmonCore",
+                "SyncmonWeb",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // Blocking POSIX sockets and a minimal HTTP/1.1 client on them, for the command line, the
         // tests and the benchmark; nothing but Glibc. (The daemon and SyncmonClient use SwiftNIO.)
@@ -124,8 +147,10 @@ let package = Package(
                 "SyncmonCore",
                 "SyncmonExposition",
                 "SyncmonGzip",
+                "SyncmonHost",
                 "SyncmonLock",
                 "SyncmonRules",
+                "SyncmonStatusAPI",
                 "SyncmonSystemd",
                 "SyncmonWeb",
                 .product(name: "Logging", package: "swift-log"),
@@ -145,10 +170,13 @@ let package = Package(
                 "SyncmonAdapters",
                 "SyncmonClient",
                 "SyncmonCore",
+                // `syncmon daemon` only (DaemonCommand and the settings' option glue).
                 "SyncmonDaemon",
+                "SyncmonHost",
                 "SyncmonRules",
                 "SyncmonSimulation",
                 "SyncmonSockets",
+                "SyncmonStatusAPI",
                 "SyncmonSystemd",
                 "SyncmonWeb",
                 .product(name: "Logging", package: "swift-log"),
@@ -158,7 +186,7 @@ let package = Package(
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
         .executableTarget(
             name: "SyncmonBenchmark",
-            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonRules", "SyncmonSockets"]
+            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonHost", "SyncmonRules", "SyncmonSockets"]
         ),
         // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore", "SyncmonSockets"]),
@@ -179,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "SyncmonDaemonTests",
             dependencies: [
-                "SyncmonDaemon", "SyncmonCore", "SyncmonLock", "SyncmonSockets", "SyncmonSystemd", "SyncmonTestSupport", "SyncmonWeb",
+                "SyncmonDaemon", "SyncmonCore", "SyncmonHost", "SyncmonLock", "SyncmonSockets", "SyncmonStatusAPI", "SyncmonSystemd",
+                "SyncmonTestSupport", "SyncmonWeb",
                 .product(name: "Logging", package: "swift-log"),
                 // NIOAsyncTestingChannel: the daemon's channel handlers tested without sockets.
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -3,6 +3,7 @@ import SyncmonDaemon
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonHost
 #endif
 
 /// The process-level figures: a real daemon, idle beside node_exporter, then fed over its

@@ -3,6 +3,7 @@ import Synchronization
 import SyncmonCore
 import SyncmonDaemon
 import SyncmonExposition
+import SyncmonHost
 import SyncmonSockets
 
 #if canImport(Glibc)
@@ -293,11 +294,8 @@ struct Benchmark {
         Double(WallClock.now().microseconds) / 1e6
     }
 
-    private static let monotonicOrigin = ContinuousClock.now
-
     static func monotonicSeconds() -> Double {
-        let (seconds, attoseconds) = (ContinuousClock.now - Self.monotonicOrigin).components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        Double(MonotonicClock.now().microseconds) / 1e6
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import SyncmonCore
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc
@@ -103,11 +104,7 @@ extension SyncmonClient {
             userID: UInt32,
             exists: (String) -> Bool
         ) -> String {
-            if let explicit = environment("SYNCMON_EVENTS_SOCKET"), !explicit.isEmpty { return explicit }
-            let system = "/run/syncmon/events.sock"
-            if isRoot || exists(system) { return system }
-            if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty { return runtime + "/syncmon/events.sock" }
-            return "/tmp/syncmon-\(userID)/syncmon/events.sock"
+            DefaultPaths.clientEventsSocket(environment: environment, isRoot: isRoot, userID: userID, exists: exists)
         }
     }
 }

@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import SyncmonCore
+import SyncmonHost
 import SyncmonLock
 
 // The connection task: connect, greet, write the queue, heartbeat, reconnect, stop gracefully.
@@ -208,7 +209,7 @@ extension SyncmonClient {
 
     /// Writes lines the client produces itself (timed now, without `seq`).
     private func writeOwnLines(_ events: [EngineEvent], on channel: any Channel) async throws {
-        let now = SystemTime.now()
+        let now = WallClock.now()
         var buffer = channel.allocator.buffer(capacity: events.count * 160)
         for event in events {
             buffer.writeString(self.renderer.line(for: event, time: now, sequence: nil))

@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonHost
 
 // The typed event methods: one per event type of docs/protocol.md#event-types, named after CKSyncEngine.Event.
 // Each queues the event and returns at once (see `SyncmonClient.send(_:)`).
@@ -98,7 +99,7 @@ extension SyncmonClient {
     /// returned activity to ``containerEventEnded(_:succeeded:error:)`` when it ends.
     @discardableResult
     public func containerEventStarted(_ kind: Phase, id: String? = nil) -> ContainerActivity {
-        let now = SystemTime.now()
+        let now = WallClock.now()
         let identifier = id ?? "\(kind)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         let activity = ContainerActivity(kind: kind, id: identifier, started: now)
         self.send(.containerEvent(activity), at: now)
@@ -107,7 +108,7 @@ extension SyncmonClient {
 
     /// The operation ended: succeeded unless `succeeded` is `false` or an `error` is given.
     public func containerEventEnded(_ activity: ContainerActivity, succeeded: Bool? = nil, error: EngineError? = nil) {
-        let now = SystemTime.now()
+        let now = WallClock.now()
         self.send(.containerEvent(activity.ending(at: now, succeeded: succeeded ?? (error == nil), error: error)), at: now)
     }
 

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import SyncmonCore
+import SyncmonHost
 import SyncmonLock
 
 /// Reports one sync engine's events to the syncmon daemon, without ever blocking or slowing
@@ -122,7 +123,7 @@ public final class SyncmonClient: Service, Sendable {
         self.state = Locked(
             ClientState(
                 capacity: configuration.queueCapacity,
-                firstSequence: SystemTime.now().microseconds,
+                firstSequence: WallClock.now().microseconds,
                 dropLogInterval: configuration.dropLogInterval
             )
         )
@@ -147,7 +148,7 @@ public final class SyncmonClient: Service, Sendable {
     /// Queues `event` with the current time and the next `seq`; never blocks. The typed methods
     /// (``willFetchChanges(reason:)`` …) all come here.
     public func send(_ event: EngineEvent) {
-        self.enqueue(event, time: SystemTime.now())
+        self.enqueue(event, time: WallClock.now())
     }
 
     /// Queues `event` as happening at `time` (a replayed or simulated stream).

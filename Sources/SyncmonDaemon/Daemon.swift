@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import SyncmonCore
+import SyncmonHost
 import SyncmonSystemd
 import SyncmonWeb
 import UnixSignals

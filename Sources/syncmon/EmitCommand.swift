@@ -1,6 +1,6 @@
 import ArgumentParser
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
 import SyncmonSockets
 
 #if canImport(Glibc)

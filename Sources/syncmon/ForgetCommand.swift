@@ -1,7 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
+import SyncmonStatusAPI
 
 /// `syncmon forget`: removes a retired engine's pairs from the running daemon's state, status
 /// and /metrics (docs/operations.md#forgetting-an-engine).

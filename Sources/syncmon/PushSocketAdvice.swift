@@ -1,4 +1,4 @@
-import SyncmonDaemon
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Dispatch
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
+import SyncmonStatusAPI
 
 #if canImport(Glibc)
 import Glibc

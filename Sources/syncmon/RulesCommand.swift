@@ -1,6 +1,6 @@
 import ArgumentParser
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
 import SyncmonRules
 
 /// `syncmon rules`: tools for journal rules (SPEC §10.4).

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 import SyncmonClient
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
 import SyncmonSimulation
 import SyncmonSockets
 

@@ -1,60 +1,38 @@
 import ArgumentParser
 import SyncmonCore
-import SyncmonDaemon
 
 /// The stall-detector thresholds (docs/protocol.md#stall-detectors), shared by `daemon` and
-/// `replay`; names, help and parsing come from their declarations (``DaemonSetting``).
+/// `replay`; names, help, checking and parsing come from their declarations (``DaemonSetting``,
+/// through `DaemonSettingOption.swift`, the one place besides `DaemonCommand` that reads the
+/// daemon's settings).
 ///
 /// Each is optional so that a flag given on the command line can win over the configuration
 /// file while an absent one leaves the file's (or the default) value alone.
 struct StallThresholdOptions: ParsableArguments {
-    @Option(name: .setting(Self.notSyncing), help: .setting(Self.notSyncing))
+    @Option(name: .threshold(.notSyncing), help: .threshold(.notSyncing))
     var notSyncing: String?
 
-    @Option(name: .setting(Self.noProgress), help: .setting(Self.noProgress))
+    @Option(name: .threshold(.noProgress), help: .threshold(.noProgress))
     var noProgress: String?
 
-    @Option(name: .setting(Self.pendingNotDraining), help: .setting(Self.pendingNotDraining))
+    @Option(name: .threshold(.pendingNotDraining), help: .threshold(.pendingNotDraining))
     var pendingNotDraining: String?
 
-    @Option(name: .setting(Self.retryLoop), help: .setting(Self.retryLoop))
+    @Option(name: .threshold(.retryLoop), help: .threshold(.retryLoop))
     var retryLoop: String?
 
-    @Option(name: .setting(Self.noRecentImport), help: .setting(Self.noRecentImport))
+    @Option(name: .threshold(.noRecentImport), help: .threshold(.noRecentImport))
     var noRecentImport: String?
 
-    @Option(name: .setting(Self.noRecentExport), help: .setting(Self.noRecentExport))
+    @Option(name: .threshold(.noRecentExport), help: .threshold(.noRecentExport))
     var noRecentExport: String?
 
-    private static let notSyncing = DaemonSetting.threshold(.notSyncing)
-    private static let noProgress = DaemonSetting.threshold(.noProgress)
-    private static let pendingNotDraining = DaemonSetting.threshold(.pendingNotDraining)
-    private static let retryLoop = DaemonSetting.threshold(.retryLoop)
-    private static let noRecentImport = DaemonSetting.threshold(.noRecentImport)
-    private static let noRecentExport = DaemonSetting.threshold(.noRecentExport)
-
-    /// The thresholds given, as settings.
-    var assignments: [SettingAssignment] {
-        SettingAssignment.given(Self.notSyncing, self.notSyncing) + SettingAssignment.given(Self.noProgress, self.noProgress)
-            + SettingAssignment.given(Self.pendingNotDraining, self.pendingNotDraining)
-            + SettingAssignment.given(Self.retryLoop, self.retryLoop) + SettingAssignment.given(Self.noRecentImport, self.noRecentImport)
-            + SettingAssignment.given(Self.noRecentExport, self.noRecentExport)
-    }
-
-    func validate() throws {
-        do {
-            try SettingAssignment.check(self.assignments)
-        } catch {
-            throw ValidationError(error.message)
-        }
-    }
-
-    /// `base` with the thresholds given on the command line replaced (for `replay`).
-    func applied(to base: StallThresholds) -> StallThresholds {
-        var configuration = DaemonConfiguration.reference
-        configuration.thresholds = base
-        // Checked in `validate()`: no error is left here.
-        try? SettingAssignment.apply(self.assignments, to: &configuration)
-        return configuration.thresholds
+    /// The thresholds given on the command line, as typed, in the order of the options.
+    var given: [(reason: StallReason, text: String)] {
+        let values: [(StallReason, String?)] = [
+            (.notSyncing, self.notSyncing), (.noProgress, self.noProgress), (.pendingNotDraining, self.pendingNotDraining),
+            (.retryLoop, self.retryLoop), (.noRecentImport, self.noRecentImport), (.noRecentExport, self.noRecentExport),
+        ]
+        return values.compactMap { reason, text in text.map { (reason, $0) } }
     }
 }

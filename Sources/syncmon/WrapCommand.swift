@@ -3,7 +3,7 @@ import Logging
 import SyncmonAdapters
 import SyncmonClient
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc

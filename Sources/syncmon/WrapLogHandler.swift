@@ -1,5 +1,5 @@
 import Logging
-import SyncmonDaemon
+import SyncmonHost
 import SyncmonSystemd
 
 /// Where the client library's few log lines go while `syncmon wrap` runs: warnings and worse

@@ -1,6 +1,7 @@
 import SyncmonAdapters
 import SyncmonClient
 import SyncmonCore
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +55,8 @@ final class WrapReporter: @unchecked Sendable {
     /// Once a second while the command runs: samples the process tree's I/O and sends the
     /// progress gathered since the last tick.
     func tick(pid: pid_t, carried: Int64) {
-        let now = MonotonicTime.timestamp()
+        // The gates measure the time between samples: the monotonic clock's origin serves.
+        let now = Timestamp(microseconds: MonotonicClock.now().microseconds)
         var moved: Int64?
         var readable = false
         if self.ioSignal != nil {

@@ -1,7 +1,7 @@
 import Synchronization
 import SyncmonAdapters
 import SyncmonCore
-import SyncmonDaemon
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc
@@ -96,14 +96,14 @@ final class WrappedProcess: @unchecked Sendable {
         var carried: Int64 = 0
         var termination: ExitStatusTable.Termination?
         var exitedAt = 0.0
-        var nextTick = MonotonicTime.seconds() + 1
+        var nextTick = Self.seconds() + 1
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
         defer { buffer.deallocate() }
 
         while true {
             let open = streams.filter { !$0.closed }
-            if termination != nil, open.isEmpty || MonotonicTime.seconds() - exitedAt > Self.drainTime { break }
-            let wait = max(0, min(0.25, nextTick - MonotonicTime.seconds()))
+            if termination != nil, open.isEmpty || Self.seconds() - exitedAt > Self.drainTime { break }
+            let wait = max(0, min(0.25, nextTick - Self.seconds()))
             if open.isEmpty {
                 usleep(UInt32(wait * 1_000_000))
             } else {
@@ -123,13 +123,13 @@ final class WrappedProcess: @unchecked Sendable {
             }
             let pending = pendingSignals.exchange(0, ordering: .relaxed)
             for signal in Self.forwarded where pending & (UInt64(1) << UInt64(signal)) != 0 { kill(pid, signal) }
-            if MonotonicTime.seconds() >= nextTick {
+            if Self.seconds() >= nextTick {
                 if termination == nil { callbacks.tick(pid, carried) }
-                nextTick = MonotonicTime.seconds() + 1
+                nextTick = Self.seconds() + 1
             }
             if termination == nil, let ended = Self.reap(pid) {
                 termination = ended
-                exitedAt = MonotonicTime.seconds()
+                exitedAt = Self.seconds()
             }
         }
         for index in streams.indices where !streams[index].closed { streams[index].close(callbacks: callbacks) }
@@ -209,6 +209,12 @@ final class WrappedProcess: @unchecked Sendable {
         let result = posix_spawnp(&pid, command.arguments[0], &actions, &attributes, argv, environment)
         guard result == 0 else { return .failure(SpawnFailure(description: "cannot run \(command.arguments[0]): \(String(cString: strerror(result)))")) }
         return .success(pid)
+    }
+
+    /// Seconds on the monotonic clock, for the ticks and the drain time (a step of the
+    /// real-time clock must not stretch or cut them).
+    private static func seconds() -> Double {
+        Double(MonotonicClock.now().microseconds) / 1_000_000
     }
 
     /// A pipe whose ends are closed on exec (Glibc's module has no pipe2): only the ends

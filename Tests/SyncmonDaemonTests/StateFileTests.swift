@@ -1,6 +1,7 @@
 import Foundation
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonStatusAPI
 import SyncmonTestSupport
 import Testing
 

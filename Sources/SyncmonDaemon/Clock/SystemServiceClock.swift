@@ -2,6 +2,7 @@ import SyncmonCore
 
 #if canImport(Glibc)
 import Glibc
+import SyncmonHost
 #endif
 
 /// The host's clocks: the daemon's one place that reads them (every service is handed this).

@@ -1,5 +1,6 @@
 import Logging
 import SyncmonCore
+import SyncmonHost
 import SyncmonSystemd
 
 #if canImport(Glibc)
@@ -64,26 +65,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the
     /// user's XDG directories.
     public init(environment: [String: String] = DaemonConfiguration.processEnvironment, isRoot: Bool = getuid() == 0) {
-        func first(_ value: String?) -> String? {
-            // systemd passes several directories colon-separated when a unit lists several.
-            value.flatMap { $0.split(separator: ":").first.map(String.init) }
-        }
-        let home = environment["HOME"] ?? "/tmp"
-        if let runtime = first(environment["RUNTIME_DIRECTORY"]) {
-            self.eventsSocket = runtime + "/events.sock"
-        } else if isRoot {
-            self.eventsSocket = "/run/syncmon/events.sock"
-        } else {
-            let base = environment["XDG_RUNTIME_DIR"] ?? "/tmp/syncmon-\(getuid())"
-            self.eventsSocket = base + "/syncmon/events.sock"
-        }
-        if let state = first(environment["STATE_DIRECTORY"]) {
-            self.stateDirectory = state
-        } else if isRoot {
-            self.stateDirectory = "/var/lib/syncmon"
-        } else {
-            self.stateDirectory = (environment["XDG_STATE_HOME"] ?? home + "/.local/state") + "/syncmon"
-        }
+        self.eventsSocket = DefaultPaths.daemonEventsSocket(environment: environment, isRoot: isRoot, userID: getuid())
+        self.stateDirectory = DefaultPaths.stateDirectory(environment: environment, isRoot: isRoot)
     }
 
     /// The defaults as the reference shows them: root's, outside systemd.

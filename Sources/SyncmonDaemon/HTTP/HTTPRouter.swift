@@ -2,6 +2,8 @@ import NIOHTTP1
 import Synchronization
 import SyncmonCore
 import SyncmonExposition
+import SyncmonHost
+import SyncmonStatusAPI
 
 /// A request as the router sees it: method, path, query and the headers it uses.
 public struct HTTPRequest: Sendable {

@@ -6,6 +6,7 @@ import NIOSSL
 import ServiceLifecycle
 import Synchronization
 import SyncmonCore
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc

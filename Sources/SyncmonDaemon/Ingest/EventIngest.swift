@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonHost
 
 /// The one way events enter the state model.
 ///

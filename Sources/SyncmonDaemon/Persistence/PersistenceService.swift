@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import SyncmonCore
+import SyncmonHost
 import SyncmonSystemd
 
 /// Writes the state within `interval` of each change (docs/operations.md, "Persisted state"),

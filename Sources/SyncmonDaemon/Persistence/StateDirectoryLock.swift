@@ -1,3 +1,5 @@
+import SyncmonHost
+
 #if canImport(Glibc)
 import Glibc
 #endif

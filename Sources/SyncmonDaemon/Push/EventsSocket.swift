@@ -1,6 +1,7 @@
 // The socket types (SOCK_STREAM, SOCK_CLOEXEC) through <sys/socket.h> of CNetlink's header: since
 // CSystemd's header includes sd-bus.h, the Clang module that owns them is no longer Glibc's.
 import CNetlink
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc

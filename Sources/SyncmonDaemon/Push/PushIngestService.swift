@@ -4,6 +4,7 @@ import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import SyncmonCore
+import SyncmonHost
 import SyncmonLock
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import SyncmonCore
+import SyncmonHost
 import SyncmonLock
 import SyncmonSystemd
 

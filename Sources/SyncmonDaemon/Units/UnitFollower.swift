@@ -1,6 +1,7 @@
 import Logging
 import SyncmonAdapters
 import SyncmonCore
+import SyncmonHost
 import SyncmonLock
 import SyncmonRules
 import SyncmonSystemd

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import SyncmonAdapters
 import SyncmonCore
+import SyncmonHost
 import SyncmonSystemd
 
 #if canImport(Glibc)

@@ -1,30 +1,35 @@
 import FoundationEssentials
 import SyncmonCore
-import SyncmonDaemon
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Fetches `/api/v1/status` from a running daemon, over HTTP or HTTPS and with basic auth when
-/// its web configuration asks (through ``HTTPGetClient``), and says why when it cannot.
-struct StatusClient {
+/// its web configuration asks (through ``HTTPGetClient``), and says why when it cannot: for
+/// `syncmon status` and `syncmon forget`.
+public struct StatusClient: Sendable {
     /// Why the daemon could not be asked.
-    struct Unreachable: Error, CustomStringConvertible {
-        var description: String
+    public struct Unreachable: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    let url: String
-    let options: HTTPGetClient.Options
+    public let url: String
+    public let options: HTTPGetClient.Options
+
+    public init(url: String, options: HTTPGetClient.Options) {
+        self.url = url
+        self.options = options
+    }
 
     /// `url` with `http://` in front when it has no scheme: `--url 127.0.0.1:9478` and
     /// `--url localhost:9478` mean the daemon's plain HTTP listener, as `--listen` spells it.
-    static func withScheme(_ url: String) -> String {
+    public static func withScheme(_ url: String) -> String {
         url.contains("://") ? url : "http://" + url
     }
 
     /// The status document for `engine` (or all engines).
-    func fetch(engine: String?) async throws -> (json: String, document: StatusDocument) {
+    public func fetch(engine: String?) async throws -> (json: String, document: StatusDocument) {
         guard let components = URLComponents(string: self.url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
         else {

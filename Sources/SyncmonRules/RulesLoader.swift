@@ -1,5 +1,3 @@
-import SyncmonRules
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +15,7 @@ public enum RulesLoader {
 
     /// The rules `reference` names and, for a rules file, the text they were parsed from (what
     /// a reload compares the file with).
-    static func loadWithText(_ reference: String) throws(RulesFile.Problem) -> (pack: RulePack, text: String?) {
+    public static func loadWithText(_ reference: String) throws(RulesFile.Problem) -> (pack: RulePack, text: String?) {
         if ShippedPacks.isPath(reference) {
             let text = try Self.read(reference)
             return (try RulesFile.parse(text, file: reference), text)
@@ -33,7 +31,7 @@ public enum RulesLoader {
     }
 
     /// The text of the rules file at `path`, at most `maximumFileSize` bytes.
-    static func read(_ path: String) throws(RulesFile.Problem) -> String {
+    public static func read(_ path: String) throws(RulesFile.Problem) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw RulesFile.Problem(file: path, line: 0, message: "cannot open the rules file: \(String(cString: strerror(errno)))")
