@@ -44,6 +44,19 @@ struct ErrorClassTests {
         #expect(code.label == .other)
         #expect(code.label.description == "other")
         #expect(code.description == spelling)
+        #expect(code.name == name(spelling))
+        #expect(code == ErrorCode(name: name(spelling)))
+    }
+
+    @Test(
+        "a code keeps its spelling however it is stored: known, short unknown, long unknown",
+        arguments: ["serverRecordChanged", "x", "aVeryLongApplicationSpecificFailureCodeNameThatIsNotInline", String(repeating: "z", count: 64)])
+    func spellingKept(_ spelling: String) throws {
+        let code = ErrorCode(name: name(spelling))
+        #expect(code.name == name(spelling))
+        #expect(code.description == spelling)
+        let encoded = try JSONEncoder().encode(code)
+        #expect(try JSONDecoder().decode(ErrorCode.self, from: encoded) == code)
     }
 
     @Test("the label set is bounded: every known code plus other")

@@ -427,6 +427,7 @@ private struct RawFields {
 
     // MARK: Assembly: the envelope, then the payload the type requires.
 
+    @inline(__always)
     func event() throws(DecodeFailure) -> Event {
         guard case .value(let version) = self.version else { throw DecodeFailure(.invalidField, field: "v") }
         guard version == 1 else { throw DecodeFailure(.unsupportedVersion, field: "v") }

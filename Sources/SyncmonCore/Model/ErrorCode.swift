@@ -170,20 +170,45 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
 }
 
 /// An error code as sent by an engine, with its known meaning when there is one.
+///
+/// Known codes, nearly all of them, are one byte; an unknown code keeps its spelling as a
+/// `String` (inline up to 15 bytes, out of line beyond). Events, failure digests and pair
+/// states hold several of these and are copied at every hand-off, so the spelling is not stored
+/// inline as a 64-byte `InlineName` (which made an `Event` 472 bytes).
 public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
-    /// The code as sent (the first 64 bytes of it).
-    public let name: InlineName
-    /// The known code, `nil` for codes grouped as `other`.
-    public let known: KnownErrorCode?
+    /// A known code, or the spelling of one syncmon does not know.
+    private enum Storage: Hashable, Sendable {
+        case known(KnownErrorCode)
+        case unknown(String)
+    }
+
+    private let storage: Storage
 
     public init(name: InlineName) {
-        self.name = name
-        self.known = KnownErrorCode(name)
+        if let known = KnownErrorCode(name) {
+            self.storage = .known(known)
+        } else {
+            self.storage = .unknown(name.description)
+        }
     }
 
     public init(_ known: KnownErrorCode) {
-        self.name = InlineName(known.description)!
-        self.known = known
+        self.storage = .known(known)
+    }
+
+    /// The code as sent (the first 64 bytes of it).
+    public var name: InlineName {
+        switch self.storage {
+        case .known(let known): InlineName(known.description)!
+        case .unknown(let spelling):
+            InlineName(spelling) ?? InlineName(String(decoding: spelling.utf8.prefix(InlineName.capacity), as: UTF8.self)) ?? InlineName()
+        }
+    }
+
+    /// The known code, `nil` for codes grouped as `other`.
+    public var known: KnownErrorCode? {
+        if case .known(let known) = self.storage { return known }
+        return nil
     }
 
     /// Unknown codes are actionable: syncmon cannot assume anyone retries them.
@@ -192,7 +217,12 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     /// The bounded metric label: the known name, else `other`.
     public var label: ErrorCodeLabel { ErrorCodeLabel(self.known) }
 
-    public var description: String { self.name.description }
+    public var description: String {
+        switch self.storage {
+        case .known(let known): known.description
+        case .unknown(let spelling): spelling
+        }
+    }
 }
 
 extension ErrorCode: Codable {
@@ -202,7 +232,8 @@ extension ErrorCode: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try self.name.encode(to: encoder)
+        var container = encoder.singleValueContainer()
+        try container.encode(self.description)
     }
 }
 

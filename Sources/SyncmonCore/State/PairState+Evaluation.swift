@@ -33,6 +33,12 @@ extension PairState {
             || (includingThrottle && self.isThrottled(at: now))
     }
 
+    /// ``isSuppressed(at:includingThrottle:)`` from a mutating method, read in place: a
+    /// non-mutating call from one copies the whole state (1.3 KB) first, every event.
+    mutating func isSuppressedInPlace(at now: Timestamp, includingThrottle: Bool) -> Bool {
+        withUnsafeMutablePointer(to: &self) { $0.pointee.isSuppressed(at: now, includingThrottle: includingThrottle) }
+    }
+
     /// The end of the latest suppression at `now`, counting a throttle that has run out.
     private func lastSuppressionEnd(at now: Timestamp) -> Timestamp? {
         guard let throttle = self.throttledUntil, throttle <= now else { return self.suppressionEnded }
@@ -117,8 +123,11 @@ extension PairState {
     mutating func takeNewVerdict(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool) -> (previous: Evaluation?, current: Evaluation)? {
         if onlyIfDue, now < self.verdictHoldsUntil { return nil }
         var changesBy = Timestamp.distantFuture
-        let stalls = self.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
-        let evaluation = Evaluation(summary: self.summary(at: now, stalls: stalls), stalls: stalls)
+        // Through a pointer: a non-mutating call from here would copy the whole state first.
+        let evaluation = withUnsafeMutablePointer(to: &self) { state in
+            let stalls = state.pointee.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
+            return Evaluation(summary: state.pointee.summary(at: now, stalls: stalls), stalls: stalls)
+        }
         self.verdictHoldsUntil = changesBy
         let previous = self.reported
         guard previous != evaluation else { return nil }
@@ -133,7 +142,7 @@ extension PairState {
     /// (1.3 KB, its arrays retained): that copy was 40% of decode + apply.
     mutating func look(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool) -> VerdictLook {
         let change = self.takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
-        let failedPhase = change == nil ? nil : self.outstandingFailure.map { (phase: $0.phase, error: $0.error) }
+        let failedPhase = change == nil ? nil : withUnsafeMutablePointer(to: &self) { $0.pointee.outstandingFailure.map { (phase: $0.phase, error: $0.error) } }
         return VerdictLook(change: change, holdsUntil: self.verdictHoldsUntil, failedPhase: failedPhase)
     }
 

@@ -91,9 +91,7 @@ final class EventIngest {
     /// Applies what was added.
     func flush() {
         guard !self.batch.isEmpty else { return }
-        for event in self.batch.events {
-            if let sequence = event.sequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
-        }
+        if let sequence = self.batch.highestSequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
         self.delivered += self.batch.lines
         self.total += self.batch.lines
         let now = self.clock.wallTime()

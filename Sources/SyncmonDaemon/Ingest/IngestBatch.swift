@@ -10,6 +10,9 @@ public struct IngestBatch: Sendable {
     public private(set) var rejections: [Rejection] = []
     /// Non-blank lines seen, valid or not.
     public private(set) var lines = 0
+    /// The highest `seq` among the events, kept as they are added: walking the events again
+    /// would copy each one out of the array.
+    public private(set) var highestSequence: Int64?
     private let decoder: EventDecoder
 
     public init(maximumLineLength: Int = 65_536) {
@@ -31,6 +34,7 @@ public struct IngestBatch: Sendable {
                 break
             case .event(let event):
                 self.lines += 1
+                self.note(event.sequence)
                 self.events.append(event)
             case .rejected(let rejection):
                 self.lines += 1
@@ -42,7 +46,13 @@ public struct IngestBatch: Sendable {
     /// Adds an event an adapter decoded from a foreign tool's output.
     public mutating func add(_ event: Event) {
         self.lines += 1
+        self.note(event.sequence)
         self.events.append(event)
+    }
+
+    /// Keeps `sequence` if it is the highest so far.
+    private mutating func note(_ sequence: Int64?) {
+        if let sequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
     }
 
     /// Empties the batch, keeping its capacity.
@@ -50,5 +60,6 @@ public struct IngestBatch: Sendable {
         self.events.removeAll(keepingCapacity: true)
         self.rejections.removeAll(keepingCapacity: true)
         self.lines = 0
+        self.highestSequence = nil
     }
 }

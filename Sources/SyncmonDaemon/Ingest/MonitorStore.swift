@@ -78,22 +78,25 @@ public final class MonitorStore: Sendable {
             state.received[transport.rawValue] += UInt64(batch.lines)
             for rejection in batch.rejections { state.monitor.count(rejection) }
             var applied = false
-            for event in batch.events {
-                let time = min(event.statedTime ?? now, now)
-                switch state.monitor.apply(event, at: time, connection: connection, peer: peer, now: now, changes: &outcome.changes) {
-                case .applied:
-                    applied = true
-                case .duplicate:
-                    break
-                case .forgotten(let count):
-                    if case .forget(let allDatabases) = event.payload { outcome.forgotten.append((event.pair, allDatabases, count)) }
-                    if count > 0 { applied = true }
-                case .rejected(let rejection):
-                    outcome.rejections.append(rejection)
-                    if rejection.reason == .forbidden {
-                        outcome.forbiddenEngines.append(event.engine)
-                    } else {
-                        outcome.engineLimitRejections += 1
+            // By position in the buffer: `for event in` would copy every event out of the array.
+            batch.events.withUnsafeBufferPointer { events in
+                for index in events.indices {
+                    let time = min(events[index].statedTime ?? now, now)
+                    switch state.monitor.apply(events[index], at: time, connection: connection, peer: peer, now: now, changes: &outcome.changes) {
+                    case .applied:
+                        applied = true
+                    case .duplicate:
+                        break
+                    case .forgotten(let count):
+                        if case .forget(let allDatabases) = events[index].payload { outcome.forgotten.append((events[index].pair, allDatabases, count)) }
+                        if count > 0 { applied = true }
+                    case .rejected(let rejection):
+                        outcome.rejections.append(rejection)
+                        if rejection.reason == .forbidden {
+                            outcome.forbiddenEngines.append(events[index].engine)
+                        } else {
+                            outcome.engineLimitRejections += 1
+                        }
                     }
                 }
             }

@@ -1,0 +1,20 @@
+import SyncmonCore
+import Testing
+
+/// An `Event` is copied at every hand-off of the per-event path (decode, batch, apply), and a
+/// `PairState` is stored inline in the monitor's dictionary: their sizes are what those copies
+/// cost (docs/performance.md). Error codes are stored compactly for that reason.
+@Suite("Event layout")
+struct EventLayoutTests {
+    @Test(
+        "the per-event values stay small",
+        arguments: [
+            ("Event", MemoryLayout<Event>.size, 384),
+            ("EventPayload", MemoryLayout<EventPayload>.size, 208),
+            ("SyncError", MemoryLayout<SyncError>.size, 56),
+            ("ErrorCode", MemoryLayout<ErrorCode>.size, 17),
+        ])
+    func size(_ name: String, _ size: Int, _ bound: Int) {
+        #expect(size <= bound, "\(name) is \(size) bytes")
+    }
+}
