@@ -230,7 +230,7 @@ struct Benchmark {
             var best = Double.infinity
             var size = 0
             for _ in 0..<5 {
-                // The daemon's path: streamed in 1 MiB pieces (here counted and dropped).
+                // The daemon's path: streamed in 256 KiB pieces (here counted and dropped).
                 let written = Atomic<Int>(0)
                 let started = Self.monotonicSeconds()
                 renderer.stream(monitor: monitor, received: [0, 0], process: ProcessMetrics(), format: .prometheusText, now: Timestamp(seconds: 1_795_000_100))

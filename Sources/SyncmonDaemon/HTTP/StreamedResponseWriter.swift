@@ -27,7 +27,14 @@ final class StreamedResponseWriter: @unchecked Sendable {
         self.channel = channel
         self.compressor = gzip ? GzipCompressor() : nil
         self.pieceSize = pieceSize
-        self.outgoing = channel.allocator.buffer(capacity: pieceSize)
+        self.outgoing = channel.allocator.buffer(capacity: Self.capacity(forPieceSize: pieceSize))
+    }
+
+    /// Room for a piece plus what overshoots it: the renderer hands over pieces that end at a
+    /// line end past `pieceSize` (`MetricsRenderer.stream`), and a buffer of exactly
+    /// `pieceSize` was reallocated, and the piece copied again, for every one of them.
+    private static func capacity(forPieceSize pieceSize: Int) -> Int {
+        pieceSize + pieceSize / 4
     }
 
     /// Takes rendered bytes (borrowed for the call).
@@ -65,7 +72,7 @@ final class StreamedResponseWriter: @unchecked Sendable {
         }
         guard !self.failed else { return }
         let piece = self.outgoing
-        self.outgoing = self.channel.allocator.buffer(capacity: self.pieceSize)
+        self.outgoing = self.channel.allocator.buffer(capacity: Self.capacity(forPieceSize: self.pieceSize))
         self.inFlight.append(self.channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(piece))))
     }
 }

@@ -26,7 +26,7 @@ extension MetricsRenderer {
     static func writeCanaries(
         into writer: inout ExpositionWriter,
         pairs: UnsafeBufferPointer<(key: PairKey, value: PairState)>,
-        labels: [LabelSet]
+        labels: PairLabels
     ) {
         writer.family(CanaryFamilies.roundTrip)
         for index in pairs.indices {
