@@ -165,6 +165,7 @@ code=$?
 set -e
 [ "$code" = 78 ] || fail "broken rules: exit $code, not 78: $out"
 echo "$out" | grep -q '/etc/bad.rules:3:' || fail "broken rules: no file:line in: $out"
+[ "$(echo "$out" | grep -c 'syncmon daemon:')" = 1 ] || fail "broken rules: not said exactly once: $out"
 
 start_syncmon() {
     # A stop must end cleanly (exit 0 on SIGTERM): a failed transient unit would stay loaded.

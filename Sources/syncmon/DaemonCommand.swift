@@ -146,8 +146,7 @@ struct DaemonCommand: AsyncParsableCommand {
         // A unit: source's rules are checked now: a problem stops the start naming file and line.
         for spec in (try? SourceSpec.parseAll(configuration.subscribeWithSections)) ?? [] where spec.endpoint.scheme == "unit" {
             do { try spec.checkRequirements(configuration: configuration) } catch {
-                printError("syncmon daemon: \(spec.name): \(error)")
-                throw ExitCode(78)  // EX_CONFIG
+                throw ValidationError("\(spec.name): \(error)")
             }
             // A unit's setup carries only its failures, so not_syncing means nothing for it (SPEC §10.3).
             if configuration.engineThresholds[spec.name]?[.notSyncing] == nil {
