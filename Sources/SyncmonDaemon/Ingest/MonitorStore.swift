@@ -112,22 +112,23 @@ public final class MonitorStore: Sendable {
 
     /// A push connection closed: its tied engines are down until heard from again.
     public func connectionClosed(_ connection: UInt64, now: Timestamp) -> [StatusChange] {
-        let changes = self.state.withLock { state in
-            state.monitor.connectionClosed(connection)
-            state.generation &+= 1
-            let changes = state.monitor.changes(at: now)
-            if !changes.isEmpty { state.markDirty(at: now) }
-            return changes
+        self.change(at: now) { monitor in
+            monitor.connectionClosed(connection)
+            return true
         }
-        self.signalIfEarlierLook()
-        return changes
     }
 
     /// A source cannot (`reason`) or again can (`nil`) see the pair's engine (SPEC §10.3: a
     /// unit systemd does not know): the pair reads `unknown` meanwhile. Returns the changes to log.
     public func setUnknown(_ key: PairKey, because reason: String?, now: Timestamp) -> [StatusChange] {
+        self.change(at: now) { $0.setUnknown(key, because: reason, at: now) }
+    }
+
+    /// Changes the monitor outside an event (`change` says whether it did) and returns the
+    /// verdict changes to log; the state is dirty only when a verdict moved.
+    private func change(at now: Timestamp, _ change: (inout Monitor) -> Bool) -> [StatusChange] {
         let changes = self.state.withLock { state in
-            guard state.monitor.setUnknown(key, because: reason, at: now) else { return [StatusChange]() }
+            guard change(&state.monitor) else { return [StatusChange]() }
             state.generation &+= 1
             let changes = state.monitor.changes(at: now)
             if !changes.isEmpty { state.markDirty(at: now) }
