@@ -57,11 +57,12 @@ struct Benchmark {
             var monitor = Monitor()
             let decoder = EventDecoder()
             var framer = LineFramer()
+            var event = Event(engine: InlineName(), payload: .heartbeat)
             var changes: [StatusChange] = []
             let started = Self.monotonicSeconds()
             buffer.withUnsafeBytes { bytes in
                 framer.feed(bytes) { line in
-                    guard case .line(let text) = line, case .event(let event) = decoder.decode(text) else { return }
+                    guard case .line(let text) = line, decoder.decode(text, into: &event) == .event else { return }
                     let time = event.time ?? Timestamp(seconds: 0)
                     monitor.apply(event, at: time, connection: nil, now: time, changes: &changes)
                 }
@@ -83,13 +84,14 @@ struct Benchmark {
         var monitor = Monitor()
         let decoder = EventDecoder()
         var framer = LineFramer()
+        var event = Event(engine: InlineName(), payload: .heartbeat)
         var changes: [StatusChange] = []
         changes.reserveCapacity(4096)
         let warmup = min(buffer.count, 1 << 20)
         let split = buffer[..<warmup].lastIndex(of: 10).map { $0 + 1 } ?? 0
         let apply = { (bytes: UnsafeRawBufferPointer) in
             framer.feed(bytes) { line in
-                guard case .line(let text) = line, case .event(let event) = decoder.decode(text) else { return }
+                guard case .line(let text) = line, decoder.decode(text, into: &event) == .event else { return }
                 let time = event.time ?? Timestamp(seconds: 0)
                 monitor.apply(event, at: time, connection: nil, now: time, changes: &changes)
             }
@@ -221,9 +223,10 @@ struct Benchmark {
             let traffic = SyntheticTraffic(engines: pairs / 2).lines(count: pairs * 24)
             let decoder = EventDecoder()
             var framer = LineFramer()
+            var event = Event(engine: InlineName(), payload: .heartbeat)
             traffic.withUnsafeBytes { bytes in
                 framer.feed(bytes) { line in
-                    guard case .line(let text) = line, case .event(let event) = decoder.decode(text) else { return }
+                    guard case .line(let text) = line, decoder.decode(text, into: &event) == .event else { return }
                     monitor.apply(event, at: event.time ?? Timestamp(seconds: 0))
                 }
             }

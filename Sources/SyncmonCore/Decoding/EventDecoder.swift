@@ -15,6 +15,19 @@ public struct EventDecoder: Sendable {
 
     /// Decodes one line given without its `\n` (a trailing `\r` is tolerated).
     public func decode(_ line: UnsafeRawBufferPointer) -> DecodeResult {
+        var event = Event(engine: InlineName(), payload: .heartbeat)
+        switch self.decode(line, into: &event) {
+        case .event: return .event(event)
+        case .blank: return .blank
+        case .rejected(let rejection): return .rejected(rejection)
+        }
+    }
+
+    /// Decodes one line given without its `\n` into `event`'s storage: the hot path's form
+    /// (ingest, replay), which writes the fields where the caller keeps the event instead of
+    /// building a few-hundred-byte value and copying it out two or three times. `event` is
+    /// meaningful only for `.event`; otherwise it may be partly overwritten.
+    public func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) -> DecodeOutcome {
         var line = line
         if let last = line.last, last == UInt8(ascii: "\r") {
             line = UnsafeRawBufferPointer(rebasing: line.dropLast())
@@ -30,7 +43,8 @@ public struct EventDecoder: Sendable {
             return .rejected(Rejection(.malformed))
         }
         do throws(DecodeFailure) {
-            return .event(try fields.event())
+            try fields.assemble(into: &event)
+            return .event
         } catch {
             return .rejected(error.rejection)
         }
@@ -427,8 +441,9 @@ private struct RawFields {
 
     // MARK: Assembly: the envelope, then the payload the type requires.
 
+    /// Validates the envelope and the payload its type requires, and writes them into `event`.
     @inline(__always)
-    func event() throws(DecodeFailure) -> Event {
+    func assemble(into event: inout Event) throws(DecodeFailure) {
         guard case .value(let version) = self.version else { throw DecodeFailure(.invalidField, field: "v") }
         guard version == 1 else { throw DecodeFailure(.unsupportedVersion, field: "v") }
         guard case .value(let typeName) = self.type else { throw DecodeFailure(.invalidField, field: "type") }
@@ -440,8 +455,11 @@ private struct RawFields {
         if let sequence, sequence < 0 { throw DecodeFailure(.invalidField, field: "seq") }
         // `id` is an envelope key: it must be a string on every line, not only on containerEvent.
         _ = try self.identifier.optional("id")
-        let payload = try self.payload(for: type)
-        return Event(engine: engine, database: database, time: time, sequence: sequence, payload: payload)
+        event.payload = try self.payload(for: type)
+        event.engine = engine
+        event.database = database
+        event.time = time
+        event.sequence = sequence
     }
 
     private func count(_ slot: FieldSlot<Int64>, _ field: StaticString) throws(DecodeFailure) -> Int64 {

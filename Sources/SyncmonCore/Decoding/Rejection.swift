@@ -62,3 +62,12 @@ public enum DecodeResult: Sendable {
     case blank
     case rejected(Rejection)
 }
+
+/// What decoding one line into an event's storage found (``EventDecoder/decode(_:into:)``).
+public enum DecodeOutcome: Equatable, Sendable {
+    /// The event was written.
+    case event
+    /// A blank line: skipped, not a rejection (docs/protocol.md#validation).
+    case blank
+    case rejected(Rejection)
+}

@@ -29,6 +29,10 @@ public struct Event: Sendable {
 
     /// The time the event states: its `time`, else for a `containerEvent` the end or start it
     /// reports; `nil` means "now" (the receive time, or replay's clock).
+    ///
+    /// Not inlined, like ``forgetScope``: inlined where an event is read in place (a buffer's
+    /// element), matching the payload copied it (200 bytes, its strings retained) every event.
+    @inline(never)
     public var statedTime: Timestamp? {
         if let time = self.time { return time }
         if case .containerEvent(let container) = self.payload { return container.ended ?? container.started }
@@ -37,6 +41,14 @@ public struct Event: Sendable {
 
     /// The (engine, database) pair the event belongs to.
     public var pair: PairKey { PairKey(engine: self.engine, database: self.database) }
+
+    /// For a `forget`, whether it removes every pair of the engine; `nil` for any other event.
+    /// Not inlined: see ``statedTime``.
+    @inline(never)
+    public var forgetScope: Bool? {
+        if case .forget(let allDatabases) = self.payload { return allDatabases }
+        return nil
+    }
 }
 
 /// The event types and the payload fields syncmon keeps (docs/protocol.md#event-types).

@@ -55,12 +55,13 @@ public struct ReplaySession: Sendable {
             self.monitor.count(Rejection(.tooLarge))
             self.keep(Rejection(.tooLarge), excerpt: "")
         case .line(let bytes):
-            switch self.decoder.decode(bytes) {
+            var event = Event(engine: InlineName(), payload: .heartbeat)
+            switch self.decoder.decode(bytes, into: &event) {
             case .blank: break
             case .rejected(let rejection):
                 self.monitor.count(rejection)
                 if self.rejectedLines.count < self.keptRejections { self.keep(rejection, excerpt: RejectedLine.excerpt(of: bytes)) }
-            case .event(let event): self.apply(event)
+            case .event: self.apply(event)
             }
         }
     }

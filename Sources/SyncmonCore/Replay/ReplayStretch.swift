@@ -6,8 +6,12 @@
 /// it (the latest stated time up to the event) and the shard that applies it; the clock of
 /// the lines before the stretch is folded in when the events are applied.
 struct ReplayStretch {
-    /// The events in line order.
+    /// The events in line order: the first ``eventCount``. The storage keeps its elements from
+    /// block to block, and lines are decoded straight into it (an event is a few hundred
+    /// bytes: decoding into a value and appending it copied each one two or three times).
     var events: [Event] = []
+    /// How many of ``events`` are this stretch's.
+    var eventCount = 0
     /// For each event, the latest stated time among this stretch's lines up to and including it.
     var clocks: [Timestamp?] = []
     /// For each event, the shard its engine belongs to.
@@ -24,7 +28,7 @@ struct ReplayStretch {
 
     /// Empties the stretch, keeping its capacity.
     mutating func reset() {
-        self.events.removeAll(keepingCapacity: true)
+        self.eventCount = 0
         self.clocks.removeAll(keepingCapacity: true)
         self.shards.removeAll(keepingCapacity: true)
         self.lines = 0
@@ -48,7 +52,8 @@ struct ReplayStretch {
         case .tooLarge:
             self.reject(Rejection(.tooLarge), excerpt: "", keptRejections: keptRejections)
         case .line(let bytes):
-            switch decoder.decode(bytes) {
+            if self.eventCount == self.events.count { self.events.append(Event(engine: InlineName(), payload: .heartbeat)) }
+            switch decoder.decode(bytes, into: &self.events[self.eventCount]) {
             case .blank: break
             case .rejected(let rejection):
                 if self.rejectedLines.count < keptRejections {
@@ -56,14 +61,14 @@ struct ReplayStretch {
                 } else {
                     self.rejected[rejection.reason.rawValue] += 1
                 }
-            case .event(let event):
-                if let time = event.statedTime {
+            case .event:
+                if let time = self.events[self.eventCount].statedTime {
                     if self.firstTime == nil { self.firstTime = time }
                     self.latestTime = max(self.latestTime ?? time, time)
                 }
                 self.clocks.append(self.latestTime)
-                self.shards.append(UInt8(truncatingIfNeeded: ReplayShard.shard(of: event.engine, count: shardCount)))
-                self.events.append(event)
+                self.shards.append(UInt8(truncatingIfNeeded: ReplayShard.shard(of: self.events[self.eventCount].engine, count: shardCount)))
+                self.eventCount += 1
             }
         }
     }
@@ -104,7 +109,7 @@ struct ReplayShard {
         // is a few hundred bytes, and copying them was most of a replay's time).
         stretch.events.withUnsafeBufferPointer { events in
             stretch.shards.withUnsafeBufferPointer { shards in
-                for index in events.indices where shards[index] == shard {
+                for index in 0..<stretch.eventCount where shards[index] == shard {
                     let time: Timestamp
                     if let stated = events[index].statedTime {
                         time = stated

@@ -58,7 +58,7 @@ public struct Monitor: Sendable {
     /// Applies an event at `time`; `connection` identifies the push connection that carried it.
     @discardableResult
     public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
-        if case .forget(let allDatabases) = event.payload { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
+        if let allDatabases = event.forgetScope { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
         let key = event.pair
         if let index = self.pairs.index(forKey: key) {
             // Mutated in place through the index: reading the state out first would copy it.
@@ -212,7 +212,7 @@ public struct Monitor: Sendable {
             self.count(rejection)
             return .rejected(rejection)
         }
-        if case .forget(let allDatabases) = event.payload { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
+        if let allDatabases = event.forgetScope { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
         let key = event.pair
         guard let index = self.pairs.index(forKey: key) else {
             let outcome = self.apply(event, at: time, connection: connection)

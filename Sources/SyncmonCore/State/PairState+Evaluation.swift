@@ -13,11 +13,13 @@ extension PairState {
 
     /// Down: its push connection closed without `engineStopped`, or 3 × the promised heartbeat
     /// interval passed without any event (inclusive, docs/protocol.md#time).
+    @inline(__always)
     public func isDown(at now: Timestamp) -> Bool {
         self.liveness.isDown(at: now, lastEvent: self.lastEvent)
     }
 
     /// The throttle still runs at `now`.
+    @inline(__always)
     public func isThrottled(at now: Timestamp) -> Bool {
         self.throttledUntil.map { $0 > now } ?? false
     }
@@ -28,18 +30,21 @@ extension PairState {
     }
 
     /// Stall detectors are suppressed while the engine could not have made progress.
+    @inline(__always)
     func isSuppressed(at now: Timestamp, includingThrottle: Bool = true) -> Bool {
         self.unknownBecause != nil || self.liveness == .stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
             || (includingThrottle && self.isThrottled(at: now))
     }
 
-    /// ``isSuppressed(at:includingThrottle:)`` from a mutating method, read in place: a
-    /// non-mutating call from one copies the whole state (1.3 KB) first, every event.
+    /// ``isSuppressed(at:includingThrottle:)`` from a mutating method, read in place: it is
+    /// inlined, as a non-mutating call from a mutating method that is not copies the whole
+    /// state (1.3 KB) first, every event (so does reading it through a pointer's `pointee`).
     mutating func isSuppressedInPlace(at now: Timestamp, includingThrottle: Bool) -> Bool {
-        withUnsafeMutablePointer(to: &self) { $0.pointee.isSuppressed(at: now, includingThrottle: includingThrottle) }
+        self.isSuppressed(at: now, includingThrottle: includingThrottle)
     }
 
     /// The end of the latest suppression at `now`, counting a throttle that has run out.
+    @inline(__always)
     private func lastSuppressionEnd(at now: Timestamp) -> Timestamp? {
         guard let throttle = self.throttledUntil, throttle <= now else { return self.suppressionEnded }
         return max(self.suppressionEnded ?? throttle, throttle)
@@ -54,6 +59,7 @@ extension PairState {
     /// The stalls that fire at `now`; lowers `changesBy` to the first later moment at which,
     /// without any event, the set could change (a stall falling due, the engine going down
     /// by missed heartbeats, a throttle running out).
+    @inline(__always)
     private func stalls(at now: Timestamp, thresholds: StallThresholds, changesBy: inout Timestamp) -> StallSet {
         var stalls = StallSet()
         func due(_ moment: Timestamp?) {
@@ -120,14 +126,14 @@ extension PairState {
     /// With `onlyIfDue`, a pair whose verdict cannot have changed since it was last taken (no
     /// event since, and no threshold, heartbeat limit or throttle end reached) is not
     /// evaluated at all: the per-event and per-tick looks cost a comparison.
+    @inline(__always)
     mutating func takeNewVerdict(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool) -> (previous: Evaluation?, current: Evaluation)? {
         if onlyIfDue, now < self.verdictHoldsUntil { return nil }
         var changesBy = Timestamp.distantFuture
-        // Through a pointer: a non-mutating call from here would copy the whole state first.
-        let evaluation = withUnsafeMutablePointer(to: &self) { state in
-            let stalls = state.pointee.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
-            return Evaluation(summary: state.pointee.summary(at: now, stalls: stalls), stalls: stalls)
-        }
+        // Both inlined (`stalls`) or mutating (`summary`): a call of a non-mutating method that
+        // is not inlined would copy the whole state first.
+        let stalls = self.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
+        let evaluation = Evaluation(summary: self.summary(at: now, stalls: stalls), stalls: stalls)
         self.verdictHoldsUntil = changesBy
         let previous = self.reported
         guard previous != evaluation else { return nil }
@@ -142,7 +148,7 @@ extension PairState {
     /// (1.3 KB, its arrays retained): that copy was 40% of decode + apply.
     mutating func look(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool) -> VerdictLook {
         let change = self.takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
-        let failedPhase = change == nil ? nil : withUnsafeMutablePointer(to: &self) { $0.pointee.outstandingFailure.map { (phase: $0.phase, error: $0.error) } }
+        let failedPhase = change == nil ? nil : self.outstandingFailure.map { (phase: $0.phase, error: $0.error) }
         return VerdictLook(change: change, holdsUntil: self.verdictHoldsUntil, failedPhase: failedPhase)
     }
 
@@ -154,10 +160,17 @@ extension PairState {
     /// The summary and stalls at `now` (docs/protocol.md#summary).
     public func evaluate(at now: Timestamp, thresholds: StallThresholds) -> Evaluation {
         let stalls = self.stalls(at: now, thresholds: thresholds)
-        return Evaluation(summary: self.summary(at: now, stalls: stalls), stalls: stalls)
+        // The summary is read in place on the hot path (see `summary(at:stalls:)`); here, off it, on a copy.
+        var state = self
+        return Evaluation(summary: state.summary(at: now, stalls: stalls), stalls: stalls)
     }
 
-    private func summary(at now: Timestamp, stalls: StallSet) -> Summary {
+    /// The summary, given the stalls (docs/protocol.md#summary).
+    ///
+    /// Mutating though it changes nothing: the hot path calls it from a mutating method, where
+    /// a call of a non-mutating method that is not inlined copies the whole state (1.3 KB,
+    /// every reference in it retained) first, and so does reading a field through a pointer.
+    private mutating func summary(at now: Timestamp, stalls: StallSet) -> Summary {
         // Nothing the pair holds says anything while its source cannot see the engine at all.
         if self.unknownBecause != nil { return .unknown }
         if self.liveness == .stopped { return .stopped }
@@ -183,6 +196,7 @@ extension PairState {
 
     /// The failure the summary shows: the first phase (setup, import, export) with an
     /// actionable outstanding failure, else the first with a transient one.
+    @inline(__always)
     public var outstandingFailure: (phase: Phase, error: PhaseError, since: Timestamp)? {
         // The fields themselves, not `self[phase]`: this runs for every event, and a whole
         // tracker copied out would retain its histogram each time.

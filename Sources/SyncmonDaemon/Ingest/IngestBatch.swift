@@ -5,8 +5,15 @@ import SyncmonCore
 /// A connection frames and decodes a whole read's worth of lines on its own event loop, so the
 /// lock is taken once per read, not once per event. The arrays keep their capacity between
 /// reads: steady-state ingest allocates nothing.
+///
+/// Lines are decoded straight into the event storage, which keeps its elements between reads
+/// (only the first `eventCount` are this batch's): an event is a few hundred bytes, and
+/// decoding into a value and appending it copied each one two or three times.
 public struct IngestBatch: Sendable {
-    public private(set) var events: [Event] = []
+    /// The event storage; the batch's events are the first ``eventCount``.
+    private var storage: [Event] = []
+    /// How many events the batch holds.
+    public private(set) var eventCount = 0
     public private(set) var rejections: [Rejection] = []
     /// Non-blank lines seen, valid or not.
     public private(set) var lines = 0
@@ -17,8 +24,16 @@ public struct IngestBatch: Sendable {
 
     public init(maximumLineLength: Int = 65_536) {
         self.decoder = EventDecoder(maximumLineLength: maximumLineLength)
-        self.events.reserveCapacity(256)
+        self.storage.reserveCapacity(256)
     }
+
+    /// Calls `body` with the batch's events, read in place.
+    public func withEvents<Result>(_ body: (UnsafeBufferPointer<Event>) throws -> Result) rethrows -> Result {
+        try self.storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<self.eventCount])) }
+    }
+
+    /// The batch's events, copied (tests).
+    public var events: [Event] { Array(self.storage[..<self.eventCount]) }
 
     public var isEmpty: Bool { self.lines == 0 }
 
@@ -29,13 +44,14 @@ public struct IngestBatch: Sendable {
             self.lines += 1
             self.rejections.append(Rejection(.tooLarge))
         case .line(let bytes):
-            switch self.decoder.decode(bytes) {
+            if self.eventCount == self.storage.count { self.storage.append(Event(engine: InlineName(), payload: .heartbeat)) }
+            switch self.decoder.decode(bytes, into: &self.storage[self.eventCount]) {
             case .blank:
                 break
-            case .event(let event):
+            case .event:
                 self.lines += 1
-                self.note(event.sequence)
-                self.events.append(event)
+                self.note(self.storage[self.eventCount].sequence)
+                self.eventCount += 1
             case .rejected(let rejection):
                 self.lines += 1
                 self.rejections.append(rejection)
@@ -47,7 +63,12 @@ public struct IngestBatch: Sendable {
     public mutating func add(_ event: Event) {
         self.lines += 1
         self.note(event.sequence)
-        self.events.append(event)
+        if self.eventCount == self.storage.count {
+            self.storage.append(event)
+        } else {
+            self.storage[self.eventCount] = event
+        }
+        self.eventCount += 1
     }
 
     /// Keeps `sequence` if it is the highest so far.
@@ -55,9 +76,9 @@ public struct IngestBatch: Sendable {
         if let sequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
     }
 
-    /// Empties the batch, keeping its capacity.
+    /// Empties the batch, keeping its capacity and its event storage (overwritten by the next lines).
     public mutating func removeAll() {
-        self.events.removeAll(keepingCapacity: true)
+        self.eventCount = 0
         self.rejections.removeAll(keepingCapacity: true)
         self.lines = 0
         self.highestSequence = nil

@@ -79,7 +79,7 @@ public final class MonitorStore: Sendable {
             for rejection in batch.rejections { state.monitor.count(rejection) }
             var applied = false
             // By position in the buffer: `for event in` would copy every event out of the array.
-            batch.events.withUnsafeBufferPointer { events in
+            batch.withEvents { events in
                 for index in events.indices {
                     let time = min(events[index].statedTime ?? now, now)
                     switch state.monitor.apply(events[index], at: time, connection: connection, peer: peer, now: now, changes: &outcome.changes) {
