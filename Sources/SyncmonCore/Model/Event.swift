@@ -7,11 +7,19 @@ public struct Event: Sendable {
     /// The database; `private` when the line names none.
     public var database: Database
     /// When the engine observed the event; `nil` means "when received".
-    public var time: Timestamp?
+    public internal(set) var time: Timestamp?
     /// The per-pair sequence number, used to drop duplicates after a resume.
     public var sequence: Int64?
     /// The type and its payload.
-    public var payload: EventPayload
+    public internal(set) var payload: EventPayload
+    /// The payload's type, kept beside it: the per-event checks (`forget`, a container
+    /// event's time) read one byte instead of matching the payload, which copies it (200
+    /// bytes, its strings retained) wherever the event is read in place.
+    public internal(set) var type: EventType
+    /// The time the event states: its `time`, else for a `containerEvent` the end or start it
+    /// reports; `nil` means "now" (the receive time, or replay's clock). Stored for the same
+    /// reason as ``type``.
+    public internal(set) var statedTime: Timestamp?
 
     public init(
         engine: InlineName,
@@ -25,17 +33,13 @@ public struct Event: Sendable {
         self.time = time
         self.sequence = sequence
         self.payload = payload
+        self.type = payload.type
+        self.statedTime = time ?? Self.containerTime(of: payload)
     }
 
-    /// The time the event states: its `time`, else for a `containerEvent` the end or start it
-    /// reports; `nil` means "now" (the receive time, or replay's clock).
-    ///
-    /// Not inlined, like ``forgetScope``: inlined where an event is read in place (a buffer's
-    /// element), matching the payload copied it (200 bytes, its strings retained) every event.
-    @inline(never)
-    public var statedTime: Timestamp? {
-        if let time = self.time { return time }
-        if case .containerEvent(let container) = self.payload { return container.ended ?? container.started }
+    /// A `containerEvent`'s end, else its start; `nil` for any other payload.
+    static func containerTime(of payload: EventPayload) -> Timestamp? {
+        if case .containerEvent(let container) = payload { return container.ended ?? container.started }
         return nil
     }
 
@@ -43,10 +47,14 @@ public struct Event: Sendable {
     public var pair: PairKey { PairKey(engine: self.engine, database: self.database) }
 
     /// For a `forget`, whether it removes every pair of the engine; `nil` for any other event.
-    /// Not inlined: see ``statedTime``.
-    @inline(never)
+    @inline(__always)
     public var forgetScope: Bool? {
-        if case .forget(let allDatabases) = self.payload { return allDatabases }
+        guard self.type == .forget else { return nil }
+        return Self.forgetScope(of: self.payload)
+    }
+
+    private static func forgetScope(of payload: EventPayload) -> Bool? {
+        if case .forget(let allDatabases) = payload { return allDatabases }
         return nil
     }
 }

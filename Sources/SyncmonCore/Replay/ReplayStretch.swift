@@ -53,7 +53,15 @@ struct ReplayStretch {
             self.reject(Rejection(.tooLarge), excerpt: "", keptRejections: keptRejections)
         case .line(let bytes):
             if self.eventCount == self.events.count { self.events.append(Event(engine: InlineName(), payload: .heartbeat)) }
-            switch decoder.decode(bytes, into: &self.events[self.eventCount]) {
+            let index = self.eventCount
+            // In place through the buffer: the array's subscript would copy the event out to
+            // read its time and engine.
+            let decoded = self.events.withUnsafeMutableBufferPointer { events -> (DecodeOutcome, Timestamp?, Int) in
+                let outcome = decoder.decode(bytes, into: &events[index])
+                guard outcome == .event else { return (outcome, nil, 0) }
+                return (outcome, events[index].statedTime, ReplayShard.shard(of: events[index].engine, count: shardCount))
+            }
+            switch decoded.0 {
             case .blank: break
             case .rejected(let rejection):
                 if self.rejectedLines.count < keptRejections {
@@ -62,12 +70,12 @@ struct ReplayStretch {
                     self.rejected[rejection.reason.rawValue] += 1
                 }
             case .event:
-                if let time = self.events[self.eventCount].statedTime {
+                if let time = decoded.1 {
                     if self.firstTime == nil { self.firstTime = time }
                     self.latestTime = max(self.latestTime ?? time, time)
                 }
                 self.clocks.append(self.latestTime)
-                self.shards.append(UInt8(truncatingIfNeeded: ReplayShard.shard(of: self.events[self.eventCount].engine, count: shardCount)))
+                self.shards.append(UInt8(truncatingIfNeeded: decoded.2))
                 self.eventCount += 1
             }
         }
