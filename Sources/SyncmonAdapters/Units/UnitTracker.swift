@@ -119,6 +119,19 @@ public struct UnitTracker: Sendable {
         return [.recovered]
     }
 
+    /// When `tick` next has something to do without a new snapshot: a `failed` service's grace
+    /// ends, or a restarted service has been active for `recoveryTime`; `nil` when nothing waits
+    /// on time (a service that stays down needs no clock). The owner sleeps until then.
+    public func nextTick() -> Timestamp? {
+        var next: Timestamp? = nil
+        if let since = self.pendingDown, self.failure != nil { next = since.adding(Self.downGrace) }
+        if self.failure != nil, self.liveness == .up, let since = self.activeSince {
+            let recovery = since.adding(self.recoveryTime)
+            next = next.map { min($0, recovery) } ?? recovery
+        }
+        return next
+    }
+
     /// Records a failure: the first code stays (the loop's first crash says why) while it is outstanding.
     private mutating func fail(code: String, at now: Timestamp, into actions: inout [UnitAction], down: Bool) {
         let failure =

@@ -37,9 +37,21 @@ public final class MonitorStore: Sendable {
         }
     }
 
+    /// Whom a change under the lock must wake once the lock is released.
+    private struct Wakes {
+        var earlierLook = false
+        var changed = false
+        var dirtied = false
+    }
+
     private let state: Locked<State>
     /// Wakes the evaluation service when a look falls due before the one it sleeps until.
     private let earlierLook = WakeUp()
+    /// Wakes the notify service when the generation moves (`STATUS=` may have changed), so it
+    /// sleeps between changes instead of looking every second.
+    private let changed = WakeUp()
+    /// Wakes the saver when the state turns dirty, so an idle saver sleeps instead of polling.
+    private let dirtied = WakeUp()
 
     public init(configuration: MonitorConfiguration) {
         self.state = Locked(State(monitor: Monitor(configuration: configuration)))
@@ -73,8 +85,7 @@ public final class MonitorStore: Sendable {
     ) -> IngestOutcome {
         var outcome = IngestOutcome()
         outcome.rejections = batch.rejections
-        var wake = false
-        self.state.withLock { state in
+        self.mutate { state in
             state.received[transport.rawValue] += UInt64(batch.lines)
             for rejection in batch.rejections { state.monitor.count(rejection) }
             var applied = false
@@ -104,9 +115,7 @@ public final class MonitorStore: Sendable {
                 state.markDirty(at: now)
                 state.generation &+= 1
             }
-            wake = state.needsEarlierLook()
         }
-        if wake { self.earlierLook.signal() }
         return outcome
     }
 
@@ -127,25 +136,36 @@ public final class MonitorStore: Sendable {
     /// Changes the monitor outside an event (`change` says whether it did) and returns the
     /// verdict changes to log; the state is dirty only when a verdict moved.
     private func change(at now: Timestamp, _ change: (inout Monitor) -> Bool) -> [StatusChange] {
-        let changes = self.state.withLock { state in
+        self.mutate { state in
             guard change(&state.monitor) else { return [StatusChange]() }
             state.generation &+= 1
             let changes = state.monitor.changes(at: now)
             if !changes.isEmpty { state.markDirty(at: now) }
             return changes
         }
-        self.signalIfEarlierLook()
-        return changes
     }
 
-    private func signalIfEarlierLook() {
-        if self.state.withLock({ $0.needsEarlierLook() }) { self.earlierLook.signal() }
+    /// Runs `body` under the lock, then wakes whoever waits on what it changed: the evaluation
+    /// service when a look fell due sooner, the notify service when the generation moved, the
+    /// saver when the state turned dirty. Signalled outside the lock, so a woken task does not
+    /// contend for it at once.
+    private func mutate<Result>(_ body: (inout State) -> Result) -> Result {
+        let (result, wakes) = self.state.withLock { state in
+            let (generation, dirty) = (state.generation, state.dirty)
+            let result = body(&state)
+            let wakes = Wakes(earlierLook: state.needsEarlierLook(), changed: state.generation != generation, dirtied: state.dirty && !dirty)
+            return (result, wakes)
+        }
+        if wakes.earlierLook { self.earlierLook.signal() }
+        if wakes.changed { self.changed.signal() }
+        if wakes.dirtied { self.dirtied.signal() }
+        return result
     }
 
     /// The host's view of its network changed (docs/operations.md, "Host network view"): pairs
     /// whose engine never reported its network take it. Returns the verdict changes to log.
     public func setHostNetwork(_ status: NetworkStatus, now: Timestamp) -> [StatusChange] {
-        let changes = self.state.withLock { state in
+        self.mutate { state in
             guard status != state.monitor.hostNetwork else { return [StatusChange]() }
             let changes = state.monitor.setHostNetwork(status, at: now)
             // Stall clocks may have restarted (the host is back): worth saving.
@@ -153,8 +173,6 @@ public final class MonitorStore: Sendable {
             state.generation &+= 1
             return changes
         }
-        self.signalIfEarlierLook()
-        return changes
     }
 
     /// Time-driven changes (stalls crossing their threshold, missed heartbeats), for the
@@ -162,7 +180,8 @@ public final class MonitorStore: Sendable {
     /// if that comes first. The service sleeps until then unless ``waitForEarlierLook()``
     /// returns first.
     public func look(at now: Timestamp, latest: Timestamp) -> (changes: [StatusChange], next: Timestamp) {
-        self.state.withLock { state in
+        // Through `mutate`: changes found here are the notify service's and the saver's news too.
+        self.mutate { state in
             let changes = state.monitor.changes(at: now)
             if !changes.isEmpty {
                 state.markDirty(at: now)
@@ -179,6 +198,18 @@ public final class MonitorStore: Sendable {
         await self.earlierLook.wait()
     }
 
+    /// Returns once the generation moved since the last call returned (at once if it did
+    /// meanwhile), or when the task is cancelled: the notify service's cue to look at `STATUS=`.
+    public func waitForChange() async {
+        await self.changed.wait()
+    }
+
+    /// Returns once the state turned dirty since the last call returned (at once if it did
+    /// meanwhile), or when the task is cancelled: the saver's cue while it has nothing to save.
+    public func waitForDirty() async {
+        await self.dirtied.wait()
+    }
+
     /// A copy of the state model (cheap: its storage is shared until written), for rendering
     /// metrics and status outside the lock.
     public func snapshot() -> (monitor: Monitor, received: [UInt64], generation: UInt64) {
@@ -190,7 +221,7 @@ public final class MonitorStore: Sendable {
     /// Marks the state as not yet persisted (a save failed), so the next save writes it;
     /// `since` is when its oldest change was made.
     public func markDirty(since: Timestamp) {
-        self.state.withLock { $0.markDirty(at: since) }
+        self.mutate { $0.markDirty(at: since) }
     }
 
     /// When the oldest unsaved change was made; `nil` when everything is saved.
@@ -210,7 +241,7 @@ public final class MonitorStore: Sendable {
     /// A canary's status at `now` and the cycles it completed (docs/canary.md); returns
     /// whether its pair's engine could not have synced (nothing is late then).
     public func canary(_ key: PairKey, _ status: CanaryStatus, cycles: [(phase: Phase, at: Timestamp)], now: Timestamp) -> Bool {
-        let suppressed = self.state.withLock { state in
+        self.mutate { state in
             let existed = state.monitor.pairs[key] != nil
             state.monitor.setCanary(key, status, at: now)
             var changed = !existed
@@ -221,25 +252,21 @@ public final class MonitorStore: Sendable {
             }
             return state.monitor.isSuppressed(key, at: now)
         }
-        self.signalIfEarlierLook()
-        return suppressed
     }
 
     /// Puts persisted pairs, saved at `savedAt`, back as the daemon starts at `start`.
     public func restore(_ pairs: [PairKey: PairState], savedAt: Timestamp, start: Timestamp) {
-        self.state.withLock { state in
+        self.mutate { state in
             for (key, pair) in pairs { state.monitor.restore(key, pair, savedAt: savedAt, start: start) }
         }
-        self.signalIfEarlierLook()
     }
 
     /// Applies a reloaded configuration.
     public func reconfigure(_ configuration: MonitorConfiguration) {
-        self.state.withLock { state in
+        self.mutate { state in
             state.monitor.configuration = configuration
             state.generation &+= 1
         }
-        self.signalIfEarlierLook()
     }
 
     /// Checks that the lock can be taken: the watchdog's view of "the state model is not stuck".

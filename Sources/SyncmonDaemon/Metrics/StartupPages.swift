@@ -27,6 +27,9 @@ enum StartupPages {
             self.due = [1_500_000, 5_000_000].map { ready.adding(TimeSpan(microseconds: $0)) }
         }
 
+        /// When the next page-out is due; `nil` once all are done.
+        var nextDue: MonotonicInstant? { self.due.first }
+
         /// Pages out once for every scheduled time that has come by `now`.
         mutating func releaseIfDue(at now: MonotonicInstant) {
             guard let next = self.due.first, now >= next else { return }

@@ -7,7 +7,8 @@ import SyncmonSystemd
 /// Writes the state within `interval` of each change (docs/operations.md, "Persisted state"),
 /// so a `kill -9` loses at most that much, and once more on shutdown. When to save is
 /// `SaveSchedule`'s decision: a save starts when the oldest unsaved change is `interval` minus
-/// the last save's duration old, saves start at least half an interval apart.
+/// the last save's duration old, saves start at least half an interval apart. With nothing
+/// unsaved it sleeps until the store turns dirty: an idle daemon's saver does not wake.
 ///
 /// A save that fails (a full or read-only state directory) leaves the state dirty and is tried
 /// again, after 1, 2, 4 and then every 5 intervals, until it succeeds, whether or not anything
@@ -64,7 +65,13 @@ public struct PersistenceService: Service {
                     schedule.saved(start: now, end: self.clock.wallTime(), succeeded: saved)
                     continue
                 }
-                let wake = schedule.nextCheck(now: now, dirtySince: dirtySince)
+                guard let wake = schedule.nextCheck(now: now, dirtySince: dirtySince) else {
+                    // Nothing unsaved: asleep until the store turns dirty, woken at the change
+                    // itself, so its budget starts then (it used to poll five times a second).
+                    await self.store.waitForDirty()
+                    try Task.checkCancellation()
+                    continue
+                }
                 try await self.clock.sleep(for: TimeSpan(microseconds: max(1_000, wake.since(now).microseconds)))
             }
         }

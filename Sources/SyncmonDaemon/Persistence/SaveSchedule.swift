@@ -50,9 +50,10 @@ struct SaveSchedule: Sendable, Equatable {
         return max(due, lastStart.adding(TimeSpan(microseconds: self.budget.microseconds / 2)))
     }
 
-    /// When to look next: at the due time when something is unsaved, else after `pollInterval`.
-    func nextCheck(now: Timestamp, dirtySince: Timestamp?) -> Timestamp {
-        guard let dirtySince else { return now.adding(self.pollInterval) }
+    /// When to look next: at the due time when something is unsaved; `nil` when nothing is,
+    /// and the saver sleeps until a change wakes it (an idle daemon does not poll).
+    func nextCheck(now: Timestamp, dirtySince: Timestamp?) -> Timestamp? {
+        guard let dirtySince else { return nil }
         return max(now, self.dueTime(now: now, dirtySince: dirtySince))
     }
 
@@ -68,8 +69,4 @@ struct SaveSchedule: Sendable, Equatable {
             self.lastFailure = end
         }
     }
-
-    /// How often an idle saver looks whether anything changed: a change made just after a look
-    /// is still saved within the budget as long as a save takes less than the rest of it.
-    var pollInterval: TimeSpan { TimeSpan(microseconds: max(1_000, self.budget.microseconds / 5)) }
 }

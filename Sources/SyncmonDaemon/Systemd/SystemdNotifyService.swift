@@ -40,31 +40,70 @@ public final class SystemdNotifyService: Service, Sendable {
     public func run() async throws {
         await self.readiness.wait()
         guard self.readiness.isOpen else { return }
-        // Remembered as sent, so the first tick does not repeat it.
+        // Remembered as sent, so the first look does not repeat it.
         let status = self.currentStatus()
         self.lastStatus.withLock { $0 = status }
         self.send([.ready, .status(status.text)])
         let interval = ((try? self.notifier.watchdogInterval()) ?? nil).map(Self.span)
         try? await cancelWhenGracefulShutdown {
-            var schedule = WatchdogSchedule(interval: interval, start: self.clock.monotonicTime())
-            // Start-up's pages go back now and once the rest of start-up is over, on this
-            // loop's ticks (it wakes at least every second anyway).
-            var pageOuts = StartupPages.Schedule(ready: self.clock.monotonicTime())
-            while true {
-                try await self.clock.sleep(for: schedule.tick)
-                pageOuts.releaseIfDue(at: self.clock.monotonicTime())
-                if schedule.isDue(at: self.clock.monotonicTime()) {
-                    // A stuck event loop or lock never gets past these, so systemd's watchdog fires.
-                    try await self.group.next().submit {}.get()
-                    if self.store.isResponsive() {
-                        self.send([.watchdog])
-                        schedule.pinged(at: self.clock.monotonicTime())
-                    }
-                }
-                self.updateStatus()
-            }
+            try await self.follow(watchdog: WatchdogSchedule(interval: interval, start: self.clock.monotonicTime()))
         }
         self.send([.stopping, .status("stopping")])
+    }
+
+    /// The shortest time between two looks at `STATUS=` prompted by changes: what the line
+    /// costs to compute stays bounded under load (`StatusSchedule`).
+    static let statusSpacing = TimeSpan.seconds(Int64(1))
+
+    /// Pings, pages out and looks at `STATUS=`, each when it is due, until cancelled. Between
+    /// them it sleeps: until the next ping or page-out, or until the state model changes. An
+    /// idle daemon's notify service wakes only for its pings (it used to tick every second).
+    private func follow(watchdog initial: WatchdogSchedule) async throws {
+        var watchdog = initial
+        // Start-up's pages go back now and once the rest of start-up is over.
+        var pageOuts = StartupPages.Schedule(ready: self.clock.monotonicTime())
+        var status = StatusSchedule(spacing: Self.statusSpacing)
+        while true {
+            let now = self.clock.monotonicTime()
+            pageOuts.releaseIfDue(at: now)
+            if watchdog.isDue(at: now) {
+                // A stuck event loop or lock never gets past these, so systemd's watchdog fires.
+                try await self.group.next().submit {}.get()
+                if self.store.isResponsive() {
+                    self.send([.watchdog])
+                    watchdog.pinged(at: self.clock.monotonicTime())
+                }
+            }
+            // Any wake looks whether the state moved since the line was sent (one lock): a
+            // change whose signal a deadline's wake overtook is not left waiting for the next.
+            if self.isStatusStale { status.changed(at: now) }
+            if status.isDue(at: now) {
+                self.updateStatus()
+                status.looked(at: now)
+            }
+            let deadlines = [watchdog.nextPing, pageOuts.nextDue, status.due].compactMap { $0 }
+            // A change already waits its turn: more news changes nothing until then.
+            await self.sleep(until: deadlines.min(), orChange: status.due == nil)
+            try Task.checkCancellation()
+        }
+    }
+
+    /// Sleeps until `deadline` (forever when `nil`), or, if `orChange`, until the state model
+    /// changes; returns when cancelled too.
+    private func sleep(until deadline: MonotonicInstant?, orChange: Bool) async {
+        let (clock, store) = (self.clock, self.store)
+        await withTaskGroup(of: Void.self) { group in
+            if let deadline { group.addTask { try? await clock.sleep(until: deadline) } }
+            if orChange { group.addTask { await store.waitForChange() } }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Whether the state model moved since `STATUS=` was last computed.
+    private var isStatusStale: Bool {
+        let generation = self.store.generation
+        return self.lastStatus.withLock { $0?.generation } != generation
     }
 
     /// Sends `STATUS=` when the text changed. Nothing before `READY=1`, which carries the first

@@ -129,9 +129,7 @@ final class UnitFollower {
                 pollfd(fd: self.wake, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: self.journal?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             ]
-            // Only a failure waiting to be over needs the clock; otherwise nothing wakes us but news.
-            let timeout: Int32 = self.tracker.failure == nil ? -1 : 1000
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            let ready = poll(&descriptors, nfds_t(descriptors.count), self.pollTimeout())
             if ready < 0, errno != EINTR { throw SystemdError(operation: "poll", errno: errno) }
             if descriptors[1].revents != 0 {
                 self.wokenBefore = true
@@ -140,6 +138,17 @@ final class UnitFollower {
             if descriptors[2].revents != 0 { self.readJournal(unit: unit) }
             self.apply(self.tracker.tick(at: self.clock.wallTime()), unit: unit)
         }
+    }
+
+    /// poll(2)'s timeout: until the tracker's next deadline (a failed service's grace, a
+    /// restarted one's recovery) in whole milliseconds rounded up, at most the evaluation's
+    /// longest sleep (the deadline is real time, poll's wait is not, so a step of the host's
+    /// clock is noticed within that); -1 when only news can change anything. It used to be a
+    /// second whenever a failure was outstanding, however long the service stayed down.
+    private func pollTimeout() -> Int32 {
+        guard let deadline = self.tracker.nextTick() else { return -1 }
+        let left = min(deadline.since(self.clock.wallTime()), EvaluationService.longestSleep)
+        return Int32(max(1, (left.microseconds + 999) / 1000))
     }
 
     /// One `PropertiesChanged` of the unit: merged, logged at debug, observed.

@@ -122,9 +122,12 @@ struct UnitTrackerTests {
         let failure = UnitFailure(code: "exit3", since: Self.at(1))
         #expect(actions == [[.up], [.failing(failure)], [.restarted(count: 1)], [], [.restarted(count: 1)]])
         #expect(tracker.failure == failure)
+        // The owner sleeps until the recovery, not a second at a time.
+        #expect(tracker.nextTick() == Self.at(62))
         #expect(tracker.tick(at: Self.at(61)) == [])  // active since 2 s only
         #expect(tracker.tick(at: Self.at(62)) == [.recovered])
         #expect(tracker.failure == nil)
+        #expect(tracker.nextTick() == nil)
     }
 
     /// syncmon started in the middle of a loop: it sees only NRestarts grow.
@@ -168,9 +171,12 @@ struct UnitTrackerTests {
         _ = tracker.observe(Self.running, at: Self.at(0))
         let failure = UnitFailure(code: code, since: Self.at(3))
         #expect(tracker.observe(snapshot, at: Self.at(3)) == [.failing(failure)])
+        #expect(tracker.nextTick() == Self.at(4))
         #expect(tracker.tick(at: Self.at(3)) == [])  // systemd may yet restart it
         #expect(tracker.tick(at: Self.at(4)) == [.down(failure)])
         #expect(tracker.liveness == .down)
+        // Down until systemd says otherwise: nothing waits on the clock.
+        #expect(tracker.nextTick() == nil)
     }
 
     /// A timer's oneshot rsync: activating while it runs, inactive (success) or failed after.
