@@ -5,6 +5,11 @@
 enum Escaping {
     /// Appends a label value with `\`, `"` and newline escaped, as both formats require.
     static func appendLabelValue(_ value: String, to buffer: inout [UInt8]) {
+        self.append(value.utf8, escapingQuote: true, to: &buffer)
+    }
+
+    /// Appends a label value given as bytes (UTF-8), escaped as above.
+    static func appendLabelValue(_ value: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
         self.append(value, escapingQuote: true, to: &buffer)
     }
 
@@ -13,11 +18,10 @@ enum Escaping {
     /// Text 0.0.4 must not escape `"` in help: its parser (and so `promtool check metrics`) rejects
     /// `\"` there as an invalid escape sequence and fails the whole scrape.
     static func appendHelp(_ help: String, format: ExpositionFormat, to buffer: inout [UInt8]) {
-        self.append(help, escapingQuote: format == .openMetrics, to: &buffer)
+        self.append(help.utf8, escapingQuote: format == .openMetrics, to: &buffer)
     }
 
-    private static func append(_ text: String, escapingQuote: Bool, to buffer: inout [UInt8]) {
-        let utf8 = text.utf8
+    private static func append<Bytes: Collection<UInt8>>(_ utf8: Bytes, escapingQuote: Bool, to buffer: inout [UInt8]) {
         let needsEscaping = utf8.contains { byte in
             byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\n") || (escapingQuote && byte == UInt8(ascii: "\""))
         }

@@ -26,13 +26,13 @@ public struct ExpositionWriter: Sendable {
     /// The exposition's bytes: `buffer[..<length]` is written, the rest is zeroed room. Keeping the
     /// room initialized lets a whole line be written through one pointer after one capacity check,
     /// instead of paying `Array.append`'s checks for every piece of every line.
-    private var buffer: [UInt8]
+    var buffer: [UInt8]
 
     /// How many bytes of `buffer` are written.
-    private var length: Int
+    var length: Int
 
     /// The family whose header was written last; samples must belong to it. Only read by assertions.
-    private var openFamily: String = ""
+    var openFamily: String = ""
 
     /// Where finished pieces go when the exposition is streamed, and how large a piece gets.
     private let sink: (@Sendable (UnsafeRawBufferPointer) -> Void)?
@@ -132,7 +132,7 @@ public struct ExpositionWriter: Sendable {
 
     /// Hands the written bytes to the sink once a piece is full (streaming writers only).
     @inline(__always)
-    private mutating func flushIfFull() {
+    mutating func flushIfFull() {
         guard self.length >= self.flushThreshold, let sink = self.sink else { return }
         self.handOut(to: sink)
         self.length = 0
@@ -224,7 +224,7 @@ public struct ExpositionWriter: Sendable {
 
     /// Makes room for at least `needed` more bytes, at least doubling so growth stays amortized O(1).
     @inline(never)
-    private mutating func grow(toFit needed: Int) {
+    mutating func grow(toFit needed: Int) {
         let newCount = max(self.buffer.count * 2, self.length + needed)
         self.buffer.append(contentsOf: repeatElement(0, count: newCount - self.buffer.count))
     }

@@ -32,7 +32,7 @@ extension MetricsRenderer {
         for index in pairs.indices {
             for peer in pairs[index].value.canary?.peers ?? [] {
                 if let seconds = peer.roundTripSeconds {
-                    writer.sample(CanaryFamilies.roundTrip, labels: labels[index], extra: LabelSet("peer", peer.host.description), value: seconds)
+                    writer.sample(Lines.canaryRoundTrip, labels: labels[index], extra: LabelSet("peer", peer.host.description), value: seconds)
                 }
             }
         }
@@ -40,19 +40,19 @@ extension MetricsRenderer {
         for index in pairs.indices {
             for peer in pairs[index].value.canary?.peers ?? [] {
                 if let moved = peer.lastMoved {
-                    writer.sample(CanaryFamilies.lastMoved, labels: labels[index], extra: LabelSet("peer", peer.host.description), value: moved.seconds)
+                    writer.sample(Lines.canaryLastMoved, labels: labels[index], extra: LabelSet("peer", peer.host.description), value: moved.seconds)
                 }
             }
         }
         writer.family(CanaryFamilies.peers)
         for index in pairs.indices {
-            if let canary = pairs[index].value.canary { writer.sample(CanaryFamilies.peers, labels: labels[index], value: canary.peers.count) }
+            if let canary = pairs[index].value.canary { writer.sample(Lines.canaryPeers, labels: labels[index], value: canary.peers.count) }
         }
         writer.family(CanaryFamilies.errors)
         for index in pairs.indices {
             guard let canary = pairs[index].value.canary else { continue }
             for reason in CanaryErrorReason.allCases {
-                writer.sample(CanaryFamilies.errors, labels: labels[index], extra: CanaryFamilies.reasons[reason.rawValue], value: canary.errors[reason])
+                writer.sample(Lines.canaryErrors, labels: labels[index], tail: reason.rawValue, value: canary.errors[reason])
             }
         }
     }

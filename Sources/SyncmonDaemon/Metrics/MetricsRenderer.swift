@@ -121,7 +121,7 @@ public struct MetricsRenderer: Sendable {
     }
 
     /// Label sets that never change.
-    private enum Labels {
+    enum Labels {
         static let phases = Phase.allCases.map { LabelSet("phase", $0.description) }
         static let recordZone = LabelSet("kind", "record_zone")
         static let database = LabelSet("kind", "database")
@@ -192,15 +192,19 @@ public struct MetricsRenderer: Sendable {
         // Read through a buffer pointer: a loop over an array copied each 1.9 KB `PairState`
         // (and retained what it holds) once per family, 16 times per pair per scrape.
         SortedPairCopy.with(monitor.pairs) { pairs in
+            // Each pair's labels rendered once, into one buffer (no `LabelSet` per pair).
+            var labels = SeriesLabels(reservingSeries: pairs.count)
+            for index in pairs.indices {
+                pairs[index].key.engine.withBytes { labels.label("engine", $0) }
+                pairs[index].key.database.name.withBytes { labels.label("database", $0) }
+                labels.endSeries()
+            }
             // By position, not `pairs.map`: its closure takes each pair by value, a copy of the
             // `PairState` per pair again.
-            let labelSets = pairs.indices.map { LabelSet(["engine": pairs[$0].key.engine.description, "database": pairs[$0].key.database.description]) }
             let evaluations = pairs.indices.map {
                 pairs[$0].value.evaluate(at: now, thresholds: monitor.configuration.thresholds(for: pairs[$0].key.engine))
             }
-            // Read the label sets in place too: an array's getter hands out a copy, retaining
-            // (and then releasing) the set's two arrays for every line written with it.
-            labelSets.withUnsafeBufferPointer { labels in
+            labels.withSeries { labels in
                 Self.writeStatusFamilies(into: &writer, pairs: pairs, labels: labels, evaluations: evaluations)
                 Self.writeEngineFamilies(into: &writer, pairs: pairs, labels: labels, now: now)
                 Self.writeCanaries(into: &writer, pairs: pairs, labels: labels)
@@ -214,62 +218,62 @@ public struct MetricsRenderer: Sendable {
     typealias SortedPairs = UnsafeBufferPointer<(key: PairKey, value: PairState)>
 
     /// Each sorted pair's `engine`/`database` labels, at the pair's position.
-    typealias PairLabels = UnsafeBufferPointer<LabelSet>
+    typealias PairLabels = UnsafeBufferPointer<SeriesLabel>
 
-    /// Per pair: the verdict, the phases and the stalls.
+    /// Per pair: the verdict, the phases (states, times, durations, runs) and the stalls.
     private static func writeStatusFamilies(into writer: inout ExpositionWriter, pairs: SortedPairs, labels: PairLabels, evaluations: [Evaluation]) {
-        // The phase label sets read in place, as the pairs' are (no retain and release per line).
-        Labels.phases.withUnsafeBufferPointer { phases in
-            writer.family(Families.summary)
-            for index in pairs.indices { writer.stateSet(Families.summary, labels: labels[index], active: evaluations[index].summary.rawValue) }
-            writer.family(Families.phaseState)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    writer.stateSet(
-                        Families.phaseState, labels: labels[index], extra: phases[phase.rawValue],
-                        active: pairs[index].value.stateName(of: phase).rawValue)
+        writer.family(Families.summary)
+        for index in pairs.indices { writer.stateSet(Lines.summary, labels: labels[index], active: evaluations[index].summary.rawValue) }
+        writer.family(Families.phaseState)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                writer.stateSet(Lines.phaseState, labels: labels[index], group: phase.rawValue, active: pairs[index].value.stateName(of: phase).rawValue)
+            }
+        }
+        Self.writePhaseFamilies(into: &writer, pairs: pairs, labels: labels)
+        writer.family(Families.stalled)
+        for index in pairs.indices {
+            writer.stateSet(Lines.stalled, labels: labels[index], activeMask: UInt64(evaluations[index].stalls.rawValue))
+        }
+    }
+
+    /// Per pair and phase: when cycles last started and succeeded, durations, runs and failures.
+    private static func writePhaseFamilies(into writer: inout ExpositionWriter, pairs: SortedPairs, labels: PairLabels) {
+        writer.family(Families.lastStart)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                if let time = pairs[index].value.lastStart(of: phase) {
+                    writer.sample(Lines.lastStart, labels: labels[index], tail: phase.rawValue, microseconds: time.microseconds)
                 }
             }
-            writer.family(Families.lastStart)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    if let time = pairs[index].value.lastStart(of: phase) {
-                        writer.sample(Families.lastStart, labels: labels[index], extra: phases[phase.rawValue], value: time.seconds)
-                    }
+        }
+        writer.family(Families.lastSuccess)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                if let time = pairs[index].value.lastSuccess(of: phase) {
+                    writer.sample(Lines.lastSuccess, labels: labels[index], tail: phase.rawValue, microseconds: time.microseconds)
                 }
             }
-            writer.family(Families.lastSuccess)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    if let time = pairs[index].value.lastSuccess(of: phase) {
-                        writer.sample(Families.lastSuccess, labels: labels[index], extra: phases[phase.rawValue], value: time.seconds)
-                    }
+        }
+        writer.family(Families.duration)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                let histogram = pairs[index].value.durations(of: phase)
+                histogram.counts.withUnsafeBufferPointer { counts in
+                    writer.histogram(Lines.duration, labels: labels[index], group: phase.rawValue, bucketCounts: counts, sum: histogram.sum)
                 }
             }
-            writer.family(Families.duration)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    let histogram = pairs[index].value.durations(of: phase)
-                    writer.histogram(
-                        Families.duration, labels: labels[index], extra: phases[phase.rawValue], bucketCounts: histogram.counts, sum: histogram.sum)
-                }
+        }
+        writer.family(Families.runs)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                writer.sample(Lines.runs, labels: labels[index], tail: phase.rawValue, value: pairs[index].value.runs(of: phase).runs)
             }
-            writer.family(Families.runs)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    writer.sample(Families.runs, labels: labels[index], extra: phases[phase.rawValue], value: pairs[index].value.runs(of: phase).runs)
-                }
-            }
-            writer.family(Families.failures)
-            for index in pairs.indices {
-                for phase in Phase.allCases {
-                    writer.sample(
-                        Families.failures, labels: labels[index], extra: phases[phase.rawValue], value: pairs[index].value.runs(of: phase).failures)
-                }
-            }
-            writer.family(Families.stalled)
-            for index in pairs.indices {
-                writer.stateSet(Families.stalled, labels: labels[index], activeMask: UInt64(evaluations[index].stalls.rawValue))
+        }
+        writer.family(Families.failures)
+        for index in pairs.indices {
+            for phase in Phase.allCases {
+                writer.sample(Lines.failures, labels: labels[index], tail: phase.rawValue, value: pairs[index].value.runs(of: phase).failures)
             }
         }
     }
@@ -278,52 +282,50 @@ public struct MetricsRenderer: Sendable {
     /// records, account changes) and whether it runs.
     private static func writeEngineFamilies(into writer: inout ExpositionWriter, pairs: SortedPairs, labels: PairLabels, now: Timestamp) {
         writer.family(Families.account)
-        for index in pairs.indices { writer.stateSet(Families.account, labels: labels[index], active: pairs[index].value.account.rawValue) }
+        for index in pairs.indices { writer.stateSet(Lines.account, labels: labels[index], active: pairs[index].value.account.rawValue) }
         writer.family(Families.network)
-        for index in pairs.indices { writer.stateSet(Families.network, labels: labels[index], active: pairs[index].value.network.rawValue) }
+        for index in pairs.indices { writer.stateSet(Lines.network, labels: labels[index], active: pairs[index].value.network.rawValue) }
         writer.family(Families.throttledUntil)
         for index in pairs.indices {
-            writer.sample(Families.throttledUntil, labels: labels[index], value: pairs[index].value.throttledUntil?.seconds ?? 0)
+            writer.sample(Lines.throttledUntil, labels: labels[index], microseconds: pairs[index].value.throttledUntil?.microseconds ?? 0)
         }
         writer.family(Families.pending)
         for index in pairs.indices {
-            writer.sample(Families.pending, labels: labels[index], extra: Labels.recordZone, value: Int(pairs[index].value.pendingRecordZoneChanges))
-            writer.sample(Families.pending, labels: labels[index], extra: Labels.database, value: Int(pairs[index].value.pendingDatabaseChanges))
+            writer.sample(Lines.pending, labels: labels[index], tail: 0, value: Int(pairs[index].value.pendingRecordZoneChanges))
+            writer.sample(Lines.pending, labels: labels[index], tail: 1, value: Int(pairs[index].value.pendingDatabaseChanges))
         }
         writer.family(Families.errors)
         // The same few codes recur across engines: render each label set once per scrape.
         var errorLabels: [ErrorCounterKey: LabelSet] = [:]
-        for index in pairs.indices {
+        for index in pairs.indices where !pairs[index].value.errors.isEmpty {
             for (key, count) in pairs[index].value.errors.sorted(by: { $0.key < $1.key }) {
                 let extra = errorLabels[key] ?? Self.errorLabels(key)
                 errorLabels[key] = extra
-                writer.sample(Families.errors, labels: labels[index], extra: extra, value: count)
+                writer.sample(Lines.errors, labels: labels[index], extra: extra, value: count)
             }
         }
         writer.family(Families.fetched)
         for index in pairs.indices {
-            writer.sample(Families.fetched, labels: labels[index], extra: Labels.modification, value: pairs[index].value.recordsFetched.changed)
-            writer.sample(Families.fetched, labels: labels[index], extra: Labels.deletion, value: pairs[index].value.recordsFetched.deleted)
+            writer.sample(Lines.fetched, labels: labels[index], tail: 0, value: pairs[index].value.recordsFetched.changed)
+            writer.sample(Lines.fetched, labels: labels[index], tail: 1, value: pairs[index].value.recordsFetched.deleted)
         }
         writer.family(Families.sent)
         for index in pairs.indices {
-            writer.sample(Families.sent, labels: labels[index], extra: Labels.save, value: pairs[index].value.recordsSent.changed)
-            writer.sample(Families.sent, labels: labels[index], extra: Labels.delete, value: pairs[index].value.recordsSent.deleted)
+            writer.sample(Lines.sent, labels: labels[index], tail: 0, value: pairs[index].value.recordsSent.changed)
+            writer.sample(Lines.sent, labels: labels[index], tail: 1, value: pairs[index].value.recordsSent.deleted)
         }
         writer.family(Families.accountChanges)
-        Labels.accountChanges.withUnsafeBufferPointer { changes in
-            for index in pairs.indices {
+        for index in pairs.indices {
+            pairs[index].value.accountChanges.withUnsafeBufferPointer { changes in
                 for change in AccountChangeType.allCases {
-                    writer.sample(
-                        Families.accountChanges, labels: labels[index], extra: changes[change.rawValue],
-                        value: pairs[index].value.accountChanges[change.rawValue])
+                    writer.sample(Lines.accountChanges, labels: labels[index], tail: change.rawValue, value: changes[change.rawValue])
                 }
             }
         }
         writer.family(Families.up)
-        for index in pairs.indices { writer.sample(Families.up, labels: labels[index], value: pairs[index].value.isUp(at: now) ? 1 : 0) }
+        for index in pairs.indices { writer.sample(Lines.up, labels: labels[index], value: pairs[index].value.isUp(at: now) ? 1 : 0) }
         writer.family(Families.lastEvent)
-        for index in pairs.indices { writer.sample(Families.lastEvent, labels: labels[index], value: pairs[index].value.lastEvent.seconds) }
+        for index in pairs.indices { writer.sample(Lines.lastEvent, labels: labels[index], microseconds: pairs[index].value.lastEvent.microseconds) }
     }
 
     /// The daemon's own families: events received and rejected, pairs tracked, the host's

@@ -29,7 +29,7 @@ enum SortedPairCopy {
     static func with<Result>(_ pairs: [PairKey: PairState], _ body: (UnsafeBufferPointer<Element>) -> Result) -> Result {
         // Sort positions by key, then copy each pair once: sorting the pairs themselves moved
         // whole `PairState` values around n log n times (7% of a 1,000-pair render).
-        let order = pairs.indices.sorted { pairs.keys[$0] < pairs.keys[$1] }
+        let order = PairOrder.sorted(pairs)
         let bytes = order.count * MemoryLayout<Element>.stride
         let mapping = bytes >= Self.hugePage ? Self.map(bytes) : nil
         let storage: UnsafeMutablePointer<Element>
