@@ -1,4 +1,3 @@
-import Dispatch
 import SyncmonCore
 import SyncmonHost
 
@@ -25,8 +24,6 @@ final class EventIngest {
     let maximumLineLength: Int
     private var framer: LineFramer
     private var batch: IngestBatch
-    /// The second half of a large chunk, decoded on another core (``feed(_:)``).
-    private let secondHalf: ChunkHalf
     /// Non-blank lines applied since the last `takeDelivered()`.
     private var delivered = 0
     /// Non-blank lines (or adapter events) applied in all.
@@ -51,45 +48,13 @@ final class EventIngest {
         self.maximumLineLength = maximumLineLength
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
         self.batch = IngestBatch(maximumLineLength: maximumLineLength)
-        self.secondHalf = ChunkHalf(maximumLineLength: maximumLineLength)
         self.highestSequence = highestSequence
     }
 
-    /// Chunks at least this large are decoded in two halves, one on another core.
-    static let splitThreshold = 32 * 1024
-
     /// Frames a chunk of NDJSON and applies the lines it completes.
-    ///
-    /// A large chunk (a busy engine's, read 64-256 KiB at a time) is cut after a line near its
-    /// middle: the second half is framed and decoded on another core while this one does the
-    /// first, then both are applied in line order. Decoding is most of an event's cost, and
-    /// one connection would otherwise use one core however busy it is.
     func feed(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count >= Self.splitThreshold, let split = Self.lineBoundary(in: bytes) else {
-            self.framer.feed(bytes) { self.batch.add($0) }
-            self.flush()
-            return
-        }
-        let half = self.secondHalf
-        half.bytes = UnsafeRawBufferPointer(rebasing: bytes[split...])
-        let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) { half.decode() }
-        self.framer.feed(UnsafeRawBufferPointer(rebasing: bytes[..<split])) { self.batch.add($0) }
-        done.wait()
+        self.framer.feed(bytes) { self.batch.add($0) }
         self.flush()
-        // The first half ended at a line's end, so its framer holds nothing; the second's holds
-        // the start of the line the next chunk finishes.
-        swap(&self.framer, &half.framer)
-        swap(&self.batch, &half.batch)
-        half.bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-        self.flush()
-    }
-
-    /// Just after the first `\n` at or past the middle of `bytes`; `nil` when there is none.
-    private static func lineBoundary(in bytes: UnsafeRawBufferPointer) -> Int? {
-        let middle = bytes.count / 2
-        guard let newline = bytes[middle...].firstIndex(of: 0x0A), newline + 1 < bytes.count else { return nil }
-        return newline + 1
     }
 
     /// The stream ended: a last line without `\n` is still read (docs/protocol.md, "Framing").
