@@ -63,11 +63,29 @@ final class DaemonUnderTest: Sendable {
 
     /// The value of one sample line of `/metrics`, e.g. `syncmon_events_received_total{transport="push"}`.
     func metric(_ series: String) throws -> Double? {
-        let text = String(decoding: try self.get("/metrics"), as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
-            return Double(line.dropFirst(series.count + 1))
+        let body = try self.get("/metrics")
+        // A byte search for the one line (a series is never the exposition's first line): the
+        // bench polls while it measures ingest, on the cores the daemon runs on, and decoding
+        // and splitting megabytes of exposition into strings for every poll took more CPU than
+        // the daemon's render of it.
+        let needle = Array(("\n" + series + " ").utf8)
+        let start: Int? = body.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { pattern in
+                guard let base = haystack.baseAddress else { return nil }
+                var offset = 0
+                while let newline = memchr(base + offset, 0x0A, haystack.count - offset) {
+                    offset = base.distance(to: UnsafeRawPointer(newline))
+                    if haystack.count - offset >= pattern.count, memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 {
+                        return offset + pattern.count
+                    }
+                    offset += 1
+                }
+                return nil
+            }
         }
-        return nil
+        guard let start else { return nil }
+        let end = body[start...].firstIndex(of: 0x0A) ?? body.endIndex
+        return Double(String(decoding: body[start..<end], as: UTF8.self))
     }
 
     /// A connected push socket.
