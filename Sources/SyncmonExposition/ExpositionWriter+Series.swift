@@ -7,23 +7,6 @@ extension ExpositionWriter {
     /// The most bytes a value and its newline take.
     private static var valueRoom: Int { NumberRendering.maximumSampleValueLength + 1 }
 
-    /// Makes room for `maximum` bytes, lets `body` write at most that many, and counts them.
-    @inline(__always)
-    private mutating func withRoom(_ maximum: Int, _ body: (inout ByteCursor) -> Void) {
-        if self.length + maximum > self.buffer.count {
-            self.grow(toFit: maximum)
-        }
-        let offset = self.length
-        let written = self.buffer.withUnsafeMutableBufferPointer { storage in
-            let start = storage.baseAddress! + offset
-            var cursor = ByteCursor(start)
-            body(&cursor)
-            return cursor.position - start
-        }
-        self.length += written
-        self.flushIfFull()
-    }
-
     /// Writes the head, the series' labels and tail `tail`: the line up to its value.
     @inline(__always)
     private static func putStart(_ lines: SeriesLines, _ labels: SeriesLabel, _ tail: Int, to cursor: inout ByteCursor) {
@@ -40,41 +23,32 @@ extension ExpositionWriter {
 
     /// Writes one sample: `name{labels<tail>} value`.
     public mutating func sample(_ lines: SeriesLines, labels: SeriesLabel, tail: Int = 0, value: UInt64) {
-        self.assertLines(lines)
-        self.withRoom(lines.longestFixedPart + labels.bytes.count + Self.valueRoom) { cursor in
-            Self.putStart(lines, labels, tail, to: &cursor)
-            cursor.putDecimal(value)
-            cursor.put(UInt8(ascii: "\n"))
-        }
+        self.sample(lines, labels, tail, .unsigned(value))
     }
 
     /// Writes one sample with a signed value.
     public mutating func sample(_ lines: SeriesLines, labels: SeriesLabel, tail: Int = 0, value: Int) {
-        self.assertLines(lines)
-        self.withRoom(lines.longestFixedPart + labels.bytes.count + Self.valueRoom) { cursor in
-            Self.putStart(lines, labels, tail, to: &cursor)
-            NumberRendering.writeInteger(Int64(value), to: &cursor)
-            cursor.put(UInt8(ascii: "\n"))
-        }
+        self.sample(lines, labels, tail, .signed(Int64(value)))
     }
 
     /// Writes one sample with a floating-point value.
     public mutating func sample(_ lines: SeriesLines, labels: SeriesLabel, tail: Int = 0, value: Double) {
-        self.assertLines(lines)
-        self.withRoom(lines.longestFixedPart + labels.bytes.count + Self.valueRoom) { cursor in
-            Self.putStart(lines, labels, tail, to: &cursor)
-            NumberRendering.writeSampleValue(value, to: &cursor)
-            cursor.put(UInt8(ascii: "\n"))
-        }
+        self.sample(lines, labels, tail, .double(value))
     }
 
     /// Writes one sample whose value is a time given in microseconds, spelled as the seconds
     /// `Double(microseconds) / 1e6` would be.
     public mutating func sample(_ lines: SeriesLines, labels: SeriesLabel, tail: Int = 0, microseconds: Int64) {
+        self.sample(lines, labels, tail, .microseconds(microseconds))
+    }
+
+    /// The one writer of a series line with a value of any kind.
+    @inline(__always)
+    private mutating func sample(_ lines: SeriesLines, _ labels: SeriesLabel, _ tail: Int, _ value: LineValue) {
         self.assertLines(lines)
         self.withRoom(lines.longestFixedPart + labels.bytes.count + Self.valueRoom) { cursor in
             Self.putStart(lines, labels, tail, to: &cursor)
-            NumberRendering.writeMicroseconds(microseconds, to: &cursor)
+            value.put(to: &cursor)
             cursor.put(UInt8(ascii: "\n"))
         }
     }
@@ -90,6 +64,7 @@ extension ExpositionWriter {
         self.sample(lines, labels, extra, .double(value))
     }
 
+    /// The writer of a series line with labels of its own.
     private mutating func sample(_ lines: SeriesLines, _ labels: SeriesLabel, _ extra: LabelSet, _ value: LineValue) {
         self.assertLines(lines)
         self.withRoom(lines.longestFixedPart + labels.bytes.count + extra.bytes.count + 1 + Self.valueRoom) { cursor in
@@ -100,11 +75,7 @@ extension ExpositionWriter {
                 cursor.put(extra.bytes)
             }
             cursor.put(lines.tail(0))
-            switch value {
-            case .unsigned(let value): cursor.putDecimal(value)
-            case .signed(let value): NumberRendering.writeInteger(value, to: &cursor)
-            case .double(let value): NumberRendering.writeSampleValue(value, to: &cursor)
-            }
+            value.put(to: &cursor)
             cursor.put(UInt8(ascii: "\n"))
         }
     }

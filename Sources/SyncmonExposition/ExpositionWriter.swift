@@ -151,6 +151,37 @@ public struct ExpositionWriter: Sendable {
         case unsigned(UInt64)
         case signed(Int64)
         case double(Double)
+        /// A time in microseconds, spelled as the seconds `Double(microseconds) / 1e6` would be.
+        case microseconds(Int64)
+
+        /// Writes the value.
+        @inline(__always)
+        func put(to cursor: inout ByteCursor) {
+            switch self {
+            case .unsigned(let value): cursor.putDecimal(value)
+            case .signed(let value): NumberRendering.writeInteger(value, to: &cursor)
+            case .double(let value): NumberRendering.writeSampleValue(value, to: &cursor)
+            case .microseconds(let value): NumberRendering.writeMicroseconds(value, to: &cursor)
+            }
+        }
+    }
+
+    /// Makes room for `maximum` bytes, lets `body` write at most that many, and counts them:
+    /// one capacity check per call, then plain copies through one cursor.
+    @inline(__always)
+    mutating func withRoom(_ maximum: Int, _ body: (inout ByteCursor) -> Void) {
+        if self.length + maximum > self.buffer.count {
+            self.grow(toFit: maximum)
+        }
+        let offset = self.length
+        let written = self.buffer.withUnsafeMutableBufferPointer { storage in
+            let start = storage.baseAddress! + offset
+            var cursor = ByteCursor(start)
+            body(&cursor)
+            return cursor.position - start
+        }
+        self.length += written
+        self.flushIfFull()
     }
 
     /// Writes `name{labels,extra,last} value\n` — or `name value\n` when there are no labels at all.
@@ -171,13 +202,7 @@ public struct ExpositionWriter: Sendable {
         let maximum =
             name.count + labelBytes.count + extraBytes.count + last.count + 6
             + NumberRendering.maximumSampleValueLength
-        if self.length + maximum > self.buffer.count {
-            self.grow(toFit: maximum)
-        }
-        let offset = self.length
-        let written = self.buffer.withUnsafeMutableBufferPointer { storage in
-            let start = storage.baseAddress! + offset
-            var cursor = ByteCursor(start)
+        self.withRoom(maximum) { cursor in
             cursor.put(name)
             let hasLabels = !labelBytes.isEmpty
             let hasExtra = !extraBytes.isEmpty
@@ -196,30 +221,14 @@ public struct ExpositionWriter: Sendable {
                 cursor.put(UInt8(ascii: "}"))
             }
             cursor.put(UInt8(ascii: " "))
-            switch value {
-            case .unsigned(let value): cursor.putDecimal(value)
-            case .signed(let value): NumberRendering.writeInteger(value, to: &cursor)
-            case .double(let value): NumberRendering.writeSampleValue(value, to: &cursor)
-            }
+            value.put(to: &cursor)
             cursor.put(UInt8(ascii: "\n"))
-            return cursor.position - start
         }
-        self.length += written
-        self.flushIfFull()
     }
 
     /// Appends pre-rendered bytes (headers, `# EOF`).
     private mutating func write(_ bytes: [UInt8]) {
-        if self.length + bytes.count > self.buffer.count {
-            self.grow(toFit: bytes.count)
-        }
-        let offset = self.length
-        self.buffer.withUnsafeMutableBufferPointer { storage in
-            var cursor = ByteCursor(storage.baseAddress! + offset)
-            cursor.put(bytes)
-        }
-        self.length += bytes.count
-        self.flushIfFull()
+        self.withRoom(bytes.count) { $0.put(bytes) }
     }
 
     /// Makes room for at least `needed` more bytes, at least doubling so growth stays amortized O(1).

@@ -30,17 +30,13 @@ extension PairState {
     }
 
     /// Stall detectors are suppressed while the engine could not have made progress.
+    ///
+    /// Inlined: `PairState.apply` calls it twice per event from a mutating method, where a
+    /// non-mutating call that is not inlined copies the whole state (1.3 KB) first.
     @inline(__always)
     func isSuppressed(at now: Timestamp, includingThrottle: Bool = true) -> Bool {
         self.unknownBecause != nil || self.liveness == .stopped || self.isDown(at: now) || self.network == .unavailable || self.account.isKnownUnavailable
             || (includingThrottle && self.isThrottled(at: now))
-    }
-
-    /// ``isSuppressed(at:includingThrottle:)`` from a mutating method, read in place: it is
-    /// inlined, as a non-mutating call from a mutating method that is not copies the whole
-    /// state (1.3 KB) first, every event (so does reading it through a pointer's `pointee`).
-    mutating func isSuppressedInPlace(at now: Timestamp, includingThrottle: Bool) -> Bool {
-        self.isSuppressed(at: now, includingThrottle: includingThrottle)
     }
 
     /// The end of the latest suppression at `now`, counting a throttle that has run out.

@@ -192,7 +192,7 @@ extension PairState {
         self.verdictHoldsUntil = .distantPast
         // From the first event on, the phases are the engine's (docs/canary.md).
         self.canaryOnly = nil
-        let wasSuppressed = self.isSuppressedInPlace(at: time, includingThrottle: false)
+        let wasSuppressed = self.isSuppressed(at: time, includingThrottle: false)
         if let sequence = event.sequence {
             // Written as a difference: `last + 1` would overflow for a last `seq` of Int64.max.
             if let last = self.lastSequence, sequence > last, sequence - last > 1 { self.sequenceGaps &+= UInt64(sequence - last - 1) }
@@ -259,7 +259,7 @@ extension PairState {
             }
         }
 
-        if wasSuppressed, !self.isSuppressedInPlace(at: time, includingThrottle: false) {
+        if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
             self.suppressionEnded = max(self.suppressionEnded ?? time, time)
         }
     }
@@ -399,9 +399,9 @@ extension PairState {
             return
         }
         self.verdictHoldsUntil = .distantPast
-        let wasSuppressed = self.isSuppressedInPlace(at: time, includingThrottle: false)
+        let wasSuppressed = self.isSuppressed(at: time, includingThrottle: false)
         self.hostNetwork = status
-        if wasSuppressed, !self.isSuppressedInPlace(at: time, includingThrottle: false) {
+        if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
             self.suppressionEnded = max(self.suppressionEnded ?? time, time)
         }
     }
