@@ -377,7 +377,9 @@ def many_connections(work, connections=300, cycles=15):
     latency = scraper.finish()
     check(daemon.alive(), "the daemon died")
     daemon.terminate()
-    return {"connections": connections, "events": total, "received": int(received),
+    with open("/proc/sys/net/core/somaxconn") as limit:
+        somaxconn = int(limit.read())
+    return {"connections": connections, "events": total, "received": int(received), "somaxconn": somaxconn,
             "seconds": round(elapsed, 2), **latency}
 
 

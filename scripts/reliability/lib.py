@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import time
@@ -230,8 +231,13 @@ class Pusher:
 
     def __init__(self, path, timeout=10):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
+        # Connect as `syncmon emit` does: a blocking connect bounded by SO_SNDTIMEO, which waits
+        # for room when the daemon's backlog is full. Python's settimeout() would make the
+        # socket non-blocking first, and a non-blocking Unix connect to a full backlog fails at
+        # once with EAGAIN (a burst of connects beyond net.core.somaxconn does that).
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", timeout, 0))
         self.sock.connect(path)
+        self.sock.settimeout(timeout)
 
     def send(self, lines):
         data = "".join(line + "\n" for line in lines) if isinstance(lines, list) else lines
