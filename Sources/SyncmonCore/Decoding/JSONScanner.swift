@@ -79,6 +79,11 @@ struct JSONScanner {
     /// Reads a string (the read position is at its opening quote), passing the decoded bytes to `sink`.
     mutating func string<Sink: JSONStringSink>(into sink: inout Sink) throws(MalformedJSON) {
         self.position += 1
+        try self.stringRest(into: &sink)
+    }
+
+    /// Reads the rest of a string from the read position (inside it) through its closing quote.
+    private mutating func stringRest<Sink: JSONStringSink>(into sink: inout Sink) throws(MalformedJSON) {
         let count = self.bytes.count
         while self.position < count {
             let byte = self.bytes[self.position]
@@ -112,8 +117,18 @@ struct JSONScanner {
         // control character or non-ASCII byte (SWAR: "has zero byte" tricks on one word).
         if let base = self.bytes.baseAddress {
             while index + 8 <= count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if Self.mayStop(word) { break }
+                let stops = Self.stops(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if stops != 0 {
+                    // The lowest flagged byte is exact (the tricks' false positives only sit
+                    // above a true one): the string ends there, or the careful path starts.
+                    index += stops.trailingZeroBitCount / 8
+                    if self.bytes[index] == UInt8(ascii: "\"") {
+                        self.position = index + 1
+                        return body(UnsafeRawBufferPointer(rebasing: self.bytes[start..<index]))
+                    }
+                    index = count
+                    break
+                }
                 index += 8
             }
         }
@@ -133,22 +148,40 @@ struct JSONScanner {
         return sink.name.withBytes { body($0) }
     }
 
-    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or at/above 0x80.
+    /// The high bit of each byte of `word` that is `"`, `\\`, below 0x20 or at/above 0x80 (a
+    /// little-endian load, so the lowest set bit marks the first such byte); 0 when none is.
     @inline(__always)
-    static func mayStop(_ word: UInt64) -> Bool {
+    static func stops(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
         let quote = hasZeroByte(word ^ (ones &* 0x22))
         let backslash = hasZeroByte(word ^ (ones &* 0x5C))
         let control = (word &- ones &* 0x20) & ~word & highs
-        return (quote | backslash | control | (word & highs)) != 0
+        return quote | backslash | control | (word & highs)
     }
 
-    /// Skips a string, validating it.
+    /// Skips a string, validating it: plain ASCII eight bytes at a time, the rest carefully.
     mutating func skipString() throws(MalformedJSON) {
+        var index = self.position + 1
+        let count = self.bytes.count
+        if let base = self.bytes.baseAddress {
+            while index + 8 <= count {
+                let stops = Self.stops(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if stops != 0 {
+                    index += stops.trailingZeroBitCount / 8
+                    if self.bytes[index] == UInt8(ascii: "\"") {
+                        self.position = index + 1
+                        return
+                    }
+                    break
+                }
+                index += 8
+            }
+        }
+        self.position = index
         var sink = DiscardingSink()
-        try self.string(into: &sink)
+        try self.stringRest(into: &sink)
     }
 
     /// Decodes one escape sequence; the read position is at the backslash.

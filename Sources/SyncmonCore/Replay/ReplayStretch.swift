@@ -115,7 +115,10 @@ struct ReplayShard {
         let shard = UInt8(truncatingIfNeeded: shard)
         // Through buffer pointers: the events are read in place, never copied out (an event
         // is a few hundred bytes, and copying them was most of a replay's time).
+        // Each shard reads only its own events and nothing writes to them; the pointer is
+        // mutable only to hand them on `inout` (`Monitor.apply(stored:)` says why).
         stretch.events.withUnsafeBufferPointer { events in
+            let stored = UnsafeMutableBufferPointer(mutating: events)
             stretch.shards.withUnsafeBufferPointer { shards in
                 for index in 0..<stretch.eventCount where shards[index] == shard {
                     let time: Timestamp
@@ -129,7 +132,7 @@ struct ReplayShard {
                     }
                     // A time is known: the events that waited for one happen at the stream's first.
                     if !self.waiting.isEmpty, let firstTime { self.release(at: firstTime) }
-                    self.monitor.apply(events[index], at: time)
+                    self.monitor.apply(stored: &stored[index], at: time)
                 }
             }
         }

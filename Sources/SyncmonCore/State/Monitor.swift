@@ -84,6 +84,18 @@ public struct Monitor: Sendable {
         return .applied
     }
 
+    /// `apply(_:at:connection:)` for an event the caller keeps in a buffer (replay's stretches).
+    ///
+    /// `inout` only so that the event is handed on in place: read out of a buffer by value,
+    /// Swift copies it and retains what its payload holds, because it cannot tell that applying
+    /// does not write to the buffer, and an exclusive `inout` tells it. The event is not
+    /// changed. Not inlined, so that the caller's buffer access stays behind this boundary.
+    @inline(never)
+    @discardableResult
+    public mutating func apply(stored event: inout Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
+        self.apply(event, at: time, connection: connection)
+    }
+
     /// Counts a line the decoder rejected.
     public mutating func count(_ rejection: Rejection) {
         self.rejected[rejection.reason.rawValue] += 1
@@ -230,6 +242,21 @@ public struct Monitor: Sendable {
         self.accepted += 1
         self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes)
         return .applied
+    }
+
+    /// `apply(_:at:connection:peer:now:changes:)` for an event the caller keeps in a buffer
+    /// (ingest's batches), handed on in place like `apply(stored:at:connection:)`.
+    @inline(never)
+    @discardableResult
+    public mutating func apply(
+        stored event: inout Event,
+        at time: Timestamp,
+        connection: UInt64?,
+        peer: PeerCredentials? = nil,
+        now: Timestamp,
+        changes: inout [StatusChange]
+    ) -> ApplyOutcome {
+        self.apply(event, at: time, connection: connection, peer: peer, now: now, changes: &changes)
     }
 
     /// Compares each pair's verdict at `now` with the one last reported and returns the

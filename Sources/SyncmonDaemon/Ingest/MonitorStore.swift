@@ -89,11 +89,14 @@ public final class MonitorStore: Sendable {
             state.received[transport.rawValue] += UInt64(batch.lines)
             for rejection in batch.rejections { state.monitor.count(rejection) }
             var applied = false
-            // By position in the buffer: `for event in` would copy every event out of the array.
+            // In place, by position in the buffer: `for event in` would copy every event out of
+            // the array, and so would passing `events[index]` by value (`apply(stored:)` says why).
+            // Nothing writes to the events; the pointer is mutable only to hand them on `inout`.
             batch.withEvents { events in
+                let stored = UnsafeMutableBufferPointer(mutating: events)
                 for index in events.indices {
                     let time = min(events[index].statedTime ?? now, now)
-                    switch state.monitor.apply(events[index], at: time, connection: connection, peer: peer, now: now, changes: &outcome.changes) {
+                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection, peer: peer, now: now, changes: &outcome.changes) {
                     case .applied:
                         applied = true
                     case .duplicate:
