@@ -260,4 +260,12 @@ public struct PairKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(self.engine)/\(self.database)" }
+
+    /// Both names' words, then their lengths as one word: every event looks its pair up, and
+    /// each word fed is a round of the hasher (the synthesized hash fed each length alone).
+    public func hash(into hasher: inout Hasher) {
+        self.engine.combineWords(into: &hasher)
+        self.database.name.combineWords(into: &hasher)
+        hasher.combine(UInt64(self.engine.count) | UInt64(self.database.name.count) << 8)
+    }
 }

@@ -79,12 +79,18 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
     }
 
     public func hash(into hasher: inout Hasher) {
-        // Only the words that hold bytes: most names fit in the first two or three.
+        self.combineWords(into: &hasher)
+        hasher.combine(self.count)
+    }
+
+    /// Feeds the words that hold bytes to `hasher`, not the count: most names fit in the first
+    /// two or three words. `PairKey` feeds both names' counts as one word.
+    @inline(__always)
+    func combineWords(into hasher: inout Hasher) {
         let words = (Int(self.count) + 7) / 8
         withUnsafeBytes(of: self.storage) { raw in
             for word in 0..<words { hasher.combine(raw.load(fromByteOffset: word * 8, as: UInt64.self)) }
         }
-        hasher.combine(self.count)
     }
 }
 
