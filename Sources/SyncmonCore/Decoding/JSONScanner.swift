@@ -79,11 +79,6 @@ struct JSONScanner {
     /// Reads a string (the read position is at its opening quote), passing the decoded bytes to `sink`.
     mutating func string<Sink: JSONStringSink>(into sink: inout Sink) throws(MalformedJSON) {
         self.position += 1
-        try self.stringRest(into: &sink)
-    }
-
-    /// Reads the rest of a string from the read position (inside it) through its closing quote.
-    private mutating func stringRest<Sink: JSONStringSink>(into sink: inout Sink) throws(MalformedJSON) {
         let count = self.bytes.count
         while self.position < count {
             let byte = self.bytes[self.position]
@@ -110,11 +105,28 @@ struct JSONScanner {
     /// into a 64-byte buffer, or `nil` when the decoded string would not fit there.
     @inline(__always)
     mutating func withString<Result>(_ body: (UnsafeRawBufferPointer?) -> Result) throws(MalformedJSON) -> Result {
-        let start = self.position + 1
-        var index = start
+        if let end = self.plainEnd() {
+            let start = self.position + 1
+            self.position = end + 1
+            return body(UnsafeRawBufferPointer(rebasing: self.bytes[start..<end]))
+        }
+        // Escapes or non-ASCII: the careful path, which also validates.
+        var sink = InlineNameSink()
+        try self.string(into: &sink)
+        if sink.overflowed { return body(nil) }
+        return sink.name.withBytes { body($0) }
+    }
+
+    /// The index of the closing quote of the string that opens at the read position, when
+    /// nothing before it needs the careful path (a backslash, a control character, a non-ASCII
+    /// byte, or the end of the line); `nil` otherwise. Moves nothing.
+    ///
+    /// Eight bytes at a time (SWAR: "has zero byte" tricks on one word), then byte by byte for
+    /// the last few.
+    @inline(__always)
+    func plainEnd() -> Int? {
+        var index = self.position + 1
         let count = self.bytes.count
-        // Eight bytes at a time while none of them can end the fast path: no quote, backslash,
-        // control character or non-ASCII byte (SWAR: "has zero byte" tricks on one word).
         if let base = self.bytes.baseAddress {
             while index + 8 <= count {
                 let stops = Self.stops(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
@@ -122,30 +134,18 @@ struct JSONScanner {
                     // The lowest flagged byte is exact (the tricks' false positives only sit
                     // above a true one): the string ends there, or the careful path starts.
                     index += stops.trailingZeroBitCount / 8
-                    if self.bytes[index] == UInt8(ascii: "\"") {
-                        self.position = index + 1
-                        return body(UnsafeRawBufferPointer(rebasing: self.bytes[start..<index]))
-                    }
-                    index = count
-                    break
+                    return self.bytes[index] == UInt8(ascii: "\"") ? index : nil
                 }
                 index += 8
             }
         }
         while index < count {
             let byte = self.bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                self.position = index + 1
-                return body(UnsafeRawBufferPointer(rebasing: self.bytes[start..<index]))
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            if byte == UInt8(ascii: "\"") { return index }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
             index += 1
         }
-        // Escapes or non-ASCII: the careful path, which also validates.
-        var sink = InlineNameSink()
-        try self.string(into: &sink)
-        if sink.overflowed { return body(nil) }
-        return sink.name.withBytes { body($0) }
+        return nil
     }
 
     /// The high bit of each byte of `word` that is `"`, `\\`, below 0x20 or at/above 0x80 (a
@@ -163,25 +163,12 @@ struct JSONScanner {
 
     /// Skips a string, validating it: plain ASCII eight bytes at a time, the rest carefully.
     mutating func skipString() throws(MalformedJSON) {
-        var index = self.position + 1
-        let count = self.bytes.count
-        if let base = self.bytes.baseAddress {
-            while index + 8 <= count {
-                let stops = Self.stops(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if stops != 0 {
-                    index += stops.trailingZeroBitCount / 8
-                    if self.bytes[index] == UInt8(ascii: "\"") {
-                        self.position = index + 1
-                        return
-                    }
-                    break
-                }
-                index += 8
-            }
+        if let end = self.plainEnd() {
+            self.position = end + 1
+            return
         }
-        self.position = index
         var sink = DiscardingSink()
-        try self.stringRest(into: &sink)
+        try self.string(into: &sink)
     }
 
     /// Decodes one escape sequence; the read position is at the backslash.
