@@ -40,8 +40,11 @@ enum ByteStream {
         let size = Int(status.st_size)
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else { return false }
         defer { munmap(address, size) }
-        // Read front to back once: ask for read-ahead, as read(2) would get.
-        madvise(address, size, MADV_SEQUENTIAL | MADV_WILLNEED)
+        // Read front to back (by each worker of a parallel replay): ask for read-ahead of the
+        // whole file. One advice per call: the values are not flags (`SEQUENTIAL | WILLNEED`
+        // was `WILLNEED` alone), and `SEQUENTIAL` would let the kernel drop pages that the
+        // other worker has yet to read.
+        madvise(address, size, MADV_WILLNEED)
         try body(UnsafeRawBufferPointer(start: address, count: size))
         return true
     }

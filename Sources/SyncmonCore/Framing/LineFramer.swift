@@ -46,14 +46,25 @@ public struct LineFramer: Sendable {
                 continue
             }
             if self.partial.isEmpty {
-                try body(piece.count > self.maximumLineLength + 1 ? .tooLarge : .line(piece))
+                try body(Self.line(piece, maximumLineLength: self.maximumLineLength))
             } else {
                 self.partial.append(contentsOf: piece)
                 let line = self.partial
                 self.partial.removeAll(keepingCapacity: true)
-                try line.withUnsafeBytes { try body(line.count > self.maximumLineLength + 1 ? .tooLarge : .line($0)) }
+                try line.withUnsafeBytes { try body(Self.line($0, maximumLineLength: self.maximumLineLength)) }
             }
         }
+    }
+
+    /// Whether no part of a line is held: the next byte fed starts a line.
+    public var isAtLineStart: Bool { self.partial.isEmpty && !self.discarding }
+
+    /// A whole line's bytes (without its `\n`) as framed: too large past the limit, with one
+    /// byte of slack for a trailing `\r`. The rule for every reader that frames lines in place
+    /// (``ReplaySession/feedAll(_:workers:parallelFrom:perform:)`` walks a mapped recording).
+    @inline(__always)
+    public static func line(_ bytes: UnsafeRawBufferPointer, maximumLineLength: Int) -> Line {
+        bytes.count > maximumLineLength + 1 ? .tooLarge : .line(bytes)
     }
 
     /// Ends the stream: a last line without `\n` is still read (docs/protocol.md#validation).

@@ -1,115 +1,67 @@
 extension ReplaySession {
-    /// Bytes a worker decodes per block: large enough that the two barriers per block are
-    /// noise, small enough that a block's decoded events (about 2.6 MB a stretch, at 400 bytes
-    /// an event) are still in cache when the other worker applies them. 4 MiB stretches left
-    /// every apply waiting on memory: a 1M-line replay took 0.34 s against 0.25 s now, and
-    /// 256 KiB ones paid for their barriers (0.28 s). A recording under two stretches is
-    /// replayed on one thread: workers would cost more than they save.
-    public static let stretchSize = 1 << 20
+    /// The smallest recording replayed on several threads: below it, starting workers costs
+    /// more than they save (1 MiB decodes in about 2.5 ms on one core).
+    public static let parallelThreshold = 1 << 20
 
     /// Replays a whole recording held in memory, as ``feed(_:)`` would, on `workers` threads.
     ///
-    /// Each block of the recording is cut at line ends into one stretch per worker, which
-    /// frames and decodes its stretch; then each worker applies, in line order, the events of
-    /// the engines of its shard from every stretch, to a monitor of its own. Pairs of
-    /// different engines never interact, so the merged monitors, the line count, the
-    /// rejections and the clock come out as a sequential replay's. `perform(n, body)` runs
-    /// `body(0..<n)` concurrently and returns when all are done (`DispatchQueue.concurrentPerform`;
-    /// the core starts no threads itself). Falls back to ``feed(_:)`` for a session that already
-    /// read lines, a pair limit (which depends on the order across engines), or one worker.
+    /// Pairs of different engines never touch each other (a `forget` reaches one engine's
+    /// pairs), so each worker reads every line but decodes and applies only those of the
+    /// engines of its shard, to a session of its own (``ReplayShard``); the sessions are merged
+    /// at the end. The status, clock, line count and rejections come out as a sequential
+    /// replay's. No decoded event crosses from one core to the other: storing them for the
+    /// other core to apply, as the replay did before, left it waiting on memory.
+    ///
+    /// `perform(n, body)` runs `body(0..<n)` concurrently and returns when all are done
+    /// (`DispatchQueue.concurrentPerform`; the core starts no threads itself). Falls back to
+    /// ``feed(_:)`` for a recording under `parallelFrom` bytes, a session that already read
+    /// lines, a pair limit (which depends on the order across engines), one worker, or a
+    /// recording where a line's engine was not where ``EnginePeek`` looked.
+    ///
+    /// - Returns: the number of threads the recording was replayed on: 1 after a fallback.
+    @discardableResult
     public mutating func feedAll(
-        _ bytes: UnsafeRawBufferPointer, workers: Int, stretchSize: Int = Self.stretchSize, perform: (Int, (Int) -> Void) -> Void
-    ) {
-        guard workers > 1, self.lines == 0, self.monitor.configuration.maximumPairs == .max, bytes.count >= 2 * stretchSize else {
+        _ bytes: UnsafeRawBufferPointer, workers: Int, parallelFrom threshold: Int = Self.parallelThreshold,
+        perform: (Int, (Int) -> Void) -> Void
+    ) -> Int {
+        guard workers > 1, self.lines == 0, self.framer.isAtLineStart, self.monitor.configuration.maximumPairs == .max, bytes.count >= threshold
+        else {
             self.feed(bytes)
-            return
+            return 1
         }
-        var shards = [ReplayShard](repeating: ReplayShard(monitor: Monitor(configuration: self.monitor.configuration)), count: workers)
-        var stretches = [ReplayStretch](repeating: ReplayStretch(), count: workers)
-        var rejected = [UInt64](repeating: 0, count: RejectionReason.allCases.count)
-        var start = 0
-        var streamFirstTime: Timestamp? = nil
-        while start < bytes.count {
-            let bounds = Self.stretches(of: bytes, from: start, count: workers, size: stretchSize)
-            start = bounds.last!.upperBound
-            self.decode(bytes, bounds, into: &stretches, perform: perform)
-            // The clock before each stretch, and the stream's first time as far as it is known.
-            var clocks: [Timestamp?] = []
-            var clock = self.clock
-            var firstTime = streamFirstTime
-            for stretch in stretches {
-                clocks.append(clock)
-                clock = ReplayShard.later(clock, stretch.latestTime)
-                if firstTime == nil { firstTime = stretch.firstTime }
-            }
-            streamFirstTime = firstTime
-            self.apply(stretches, clocks: clocks, firstTime: firstTime, to: &shards, perform: perform)
-            for stretch in stretches { self.absorb(stretch, rejected: &rejected) }
-            self.clock = clock
+        var shards = (0..<workers).map { index in
+            ReplayShard(
+                session: ReplaySession(
+                    configuration: self.monitor.configuration, maximumLineLength: self.decoder.maximumLineLength, keptRejections: self.keptRejections),
+                index: index, count: workers)
         }
-        self.merge(shards, rejected: rejected, firstTime: streamFirstTime)
-    }
-
-    /// Block boundaries from `start`: `count` stretches of about `size` bytes, each ending
-    /// just after a `\n` (or at the end of the recording).
-    private static func stretches(of bytes: UnsafeRawBufferPointer, from start: Int, count: Int, size: Int) -> [Range<Int>] {
-        var bounds: [Range<Int>] = []
-        var lower = start
-        for _ in 0..<count {
-            var upper = min(lower + size, bytes.count)
-            while upper < bytes.count, bytes[upper - 1] != 0x0A { upper += 1 }
-            bounds.append(lower..<upper)
-            lower = upper
-        }
-        return bounds
-    }
-
-    /// Each worker frames and decodes its stretch.
-    private func decode(_ bytes: UnsafeRawBufferPointer, _ bounds: [Range<Int>], into stretches: inout [ReplayStretch], perform: (Int, (Int) -> Void) -> Void) {
-        let decoder = self.decoder
-        let kept = self.keptRejections
-        let shardCount = bounds.count
-        stretches.withUnsafeMutableBufferPointer { stretches in
-            perform(bounds.count) { worker in
-                let stretch = UnsafeRawBufferPointer(rebasing: bytes[bounds[worker]])
-                stretches[worker].decode(stretch, decoder: decoder, keptRejections: kept, shardCount: shardCount)
-            }
-        }
-    }
-
-    /// Each worker applies its shard's events of every stretch, in line order.
-    private func apply(
-        _ stretches: [ReplayStretch], clocks: [Timestamp?], firstTime: Timestamp?, to shards: inout [ReplayShard], perform: (Int, (Int) -> Void) -> Void
-    ) {
+        var replayed = [Bool](repeating: false, count: workers)
         shards.withUnsafeMutableBufferPointer { shards in
-            perform(shards.count) { worker in
-                for (index, stretch) in stretches.enumerated() {
-                    shards[worker].apply(stretch, shard: worker, clockBefore: clocks[index], firstTime: firstTime)
-                }
+            replayed.withUnsafeMutableBufferPointer { replayed in
+                perform(workers) { worker in replayed[worker] = shards[worker].replay(bytes) }
             }
         }
-    }
-
-    /// Counts a decoded stretch's lines and keeps its first rejections, numbered in the stream.
-    private mutating func absorb(_ stretch: ReplayStretch, rejected: inout [UInt64]) {
-        for reason in rejected.indices { rejected[reason] += stretch.rejected[reason] }
-        for var line in stretch.rejectedLines where self.rejectedLines.count < self.keptRejections {
-            line.number += self.lines
-            self.rejectedLines.append(line)
+        guard !replayed.contains(false) else {
+            self.feed(bytes)
+            return 1
         }
-        self.lines += stretch.lines
+        self.merge(shards.map(\.session))
+        return workers
     }
 
-    /// One monitor from the shards', the decoder's rejections counted; events that still wait
-    /// for a time are applied at the first, or left to ``finish(fallbackTime:)`` when none came.
-    private mutating func merge(_ shards: [ReplayShard], rejected: [UInt64], firstTime: Timestamp?) {
+    /// One session from the shards': their pairs and counts, the latest clock, the events that
+    /// found no time in the whole recording, and the first rejected lines in line order.
+    private mutating func merge(_ shards: [ReplaySession]) {
         var monitor = Monitor(configuration: self.monitor.configuration)
-        for var shard in shards {
-            if !shard.waiting.isEmpty, let firstTime { shard.release(at: firstTime) }
-            self.waiting += shard.waiting
+        var rejectedLines: [RejectedLine] = []
+        for shard in shards {
             monitor.merge(shard.monitor)
+            if let clock = shard.clock { self.clock = max(self.clock ?? clock, clock) }
+            self.waiting += shard.waiting
+            rejectedLines += shard.rejectedLines
         }
-        monitor.count(rejected)
         self.monitor = monitor
+        self.lines = shards.first?.lines ?? 0
+        self.rejectedLines = Array(rejectedLines.sorted { $0.number < $1.number }.prefix(self.keptRejections))
     }
 }

@@ -7,7 +7,7 @@
 public struct ReplaySession: Sendable {
     public internal(set) var monitor: Monitor
     let decoder: EventDecoder
-    private var framer: LineFramer
+    var framer: LineFramer
     /// The replay clock: the latest event time seen.
     public internal(set) var clock: Timestamp?
     /// Untimed events seen before any time was known.
@@ -17,6 +17,9 @@ public struct ReplaySession: Sendable {
     /// The first `keptRejections` rejected lines, in order (the rest are only counted).
     public internal(set) var rejectedLines: [RejectedLine] = []
     let keptRejections: Int
+    /// The event each line is decoded into: one value reused, where building a new one for
+    /// every line wrote a few hundred bytes.
+    private var event = Event(engine: InlineName(), payload: .heartbeat)
 
     /// - Parameter keptRejections: how many rejected lines to keep with their number and reason
     ///   (`syncmon replay` names the first few, all of them with `--verbose`); memory stays
@@ -51,48 +54,72 @@ public struct ReplaySession: Sendable {
     private mutating func handle(_ line: LineFramer.Line) {
         self.lines += 1
         switch line {
-        case .tooLarge:
-            self.monitor.count(Rejection(.tooLarge))
-            self.keep(Rejection(.tooLarge), excerpt: "")
-        case .line(let bytes):
-            var event = Event(engine: InlineName(), payload: .heartbeat)
-            switch self.decoder.decode(bytes, into: &event) {
-            case .blank: break
-            case .rejected(let rejection):
-                self.monitor.count(rejection)
-                if self.rejectedLines.count < self.keptRejections { self.keep(rejection, excerpt: RejectedLine.excerpt(of: bytes)) }
-            case .event: self.apply(event)
-            }
+        case .tooLarge: self.reject(Rejection(.tooLarge), number: self.lines, line: nil)
+        case .line(let bytes): self.take(self.decode(bytes), of: bytes, number: self.lines)
         }
     }
 
-    private mutating func keep(_ rejection: Rejection, excerpt: String) {
-        guard self.rejectedLines.count < self.keptRejections else { return }
-        self.rejectedLines.append(RejectedLine(number: self.lines, rejection: rejection, excerpt: excerpt))
+    /// Decodes a line into ``event``, where ``take(_:of:number:)`` finds it.
+    mutating func decode(_ bytes: UnsafeRawBufferPointer) -> DecodeOutcome {
+        self.decoder.decode(bytes, into: &self.event)
     }
 
-    private mutating func apply(_ event: Event) {
-        guard let time = event.statedTime else {
-            guard let clock = self.clock else {
-                self.waiting.append(event)
-                return
-            }
-            self.applyCounting(event, at: clock)
+    /// Whether the event just decoded names the engine `name`.
+    func decodedEngine(is name: UnsafeRawBufferPointer) -> Bool {
+        self.event.engine.withBytes { $0.elementsEqual(name) }
+    }
+
+    /// Whether the event just decoded happens at the replay clock, or waits for a time: its own
+    /// time is not enough to apply it as a sequential replay would.
+    var decodedNeedsClock: Bool { self.event.statedTime == nil || !self.waiting.isEmpty }
+
+    /// Takes the decoded outcome of line `number` (its event is in ``event``).
+    mutating func take(_ outcome: DecodeOutcome, of bytes: UnsafeRawBufferPointer, number: UInt64) {
+        switch outcome {
+        case .blank: break
+        case .rejected(let rejection): self.reject(rejection, number: number, line: bytes)
+        case .event: self.applyDecoded(number: number)
+        }
+    }
+
+    /// Counts a rejected line, and keeps it while fewer than `keptRejections` are kept.
+    mutating func reject(_ rejection: Rejection, number: UInt64, line: UnsafeRawBufferPointer?) {
+        self.monitor.count(rejection)
+        self.keep(rejection, number: number, excerpt: line.map(RejectedLine.excerpt) ?? "")
+    }
+
+    private mutating func keep(_ rejection: Rejection, number: UInt64, excerpt: @autoclosure () -> String) {
+        guard self.rejectedLines.count < self.keptRejections else { return }
+        self.rejectedLines.append(RejectedLine(number: number, rejection: rejection, excerpt: excerpt()))
+    }
+
+    /// Applies ``event`` at its own time, else at the clock, else keeps it until a time is known.
+    private mutating func applyDecoded(number: UInt64) {
+        let time: Timestamp
+        if let stated = self.event.statedTime {
+            self.advanceClock(to: stated)
+            time = stated
+        } else if let clock = self.clock {
+            time = clock
+        } else {
+            self.waiting.append(self.event)
             return
         }
-        if self.clock == nil { self.release(at: time) }
-        let clock = max(self.clock ?? time, time)
-        self.clock = clock
-        self.applyCounting(event, at: time)
+        // A rejection by the state model (the pair limit) is kept like a decoder's.
+        if case .rejected(let rejection) = self.monitor.apply(stored: &self.event, at: time) {
+            self.keep(rejection, number: number, excerpt: "")
+        }
     }
 
-    /// Applies, keeping a rejection by the state model (the pair limit) like a decoder's.
-    private mutating func applyCounting(_ event: Event, at time: Timestamp) {
-        if case .rejected(let rejection) = self.monitor.apply(event, at: time) { self.keep(rejection, excerpt: "") }
+    /// A line stated `time`: the clock moves to it if it is later, and the events that waited
+    /// for a time happen at the first one.
+    mutating func advanceClock(to time: Timestamp) {
+        if self.clock == nil { self.release(at: time) }
+        self.clock = max(self.clock ?? time, time)
     }
 
     /// Applies the events that waited for a time.
-    private mutating func release(at time: Timestamp) {
+    mutating func release(at time: Timestamp) {
         self.clock = time
         for event in self.waiting { self.monitor.apply(event, at: time) }
         self.waiting.removeAll()

@@ -84,7 +84,7 @@ public struct Monitor: Sendable {
         return .applied
     }
 
-    /// `apply(_:at:connection:)` for an event the caller keeps in a buffer (replay's stretches).
+    /// `apply(_:at:connection:)` for an event the caller keeps in place (replay's session, the benchmark).
     ///
     /// `inout` only so that the event is handed on in place: read out of a buffer by value,
     /// Swift copies it and retains what its payload holds, because it cannot tell that applying
