@@ -107,6 +107,31 @@ private enum FieldKey {
     }
 }
 
+extension FieldKey {
+    /// The key as it stands in a line, with its quotes and colon, for ``JSONScanner/consume(_:)``,
+    /// for the keys ``RawFields`` guesses; ``KeyPattern/never`` for the rest. Its words are
+    /// written out, because building them from the spelling was not folded into constants and
+    /// cost more than the scan it saves. Debug builds check them against the spelling.
+    @inline(__always)
+    var quoted: KeyPattern {
+        switch self {
+        case .version: KeyPattern(0x3A22_7622, 0, length: 4, spelling: #""v":"#)
+        case .engine: KeyPattern(0x2265_6E69_676E_6522, 0x3A, length: 9, spelling: #""engine":"#)
+        case .database: KeyPattern(0x7361_6261_7461_6422, 0x3A_2265, length: 11, spelling: #""database":"#)
+        case .time: KeyPattern(0x3A_2265_6D69_7422, 0, length: 7, spelling: #""time":"#)
+        case .sequence: KeyPattern(0x3A22_7165_7322, 0, length: 6, spelling: #""seq":"#)
+        case .type: KeyPattern(0x3A_2265_7079_7422, 0, length: 7, spelling: #""type":"#)
+        case .reason: KeyPattern(0x226E_6F73_6165_7222, 0x3A, length: 9, spelling: #""reason":"#)
+        case .zone: KeyPattern(0x3A_2265_6E6F_7A22, 0, length: 7, spelling: #""zone":"#)
+        case .modifications: KeyPattern(0x6369_6669_646F_6D22, 0x3A22_736E_6F69_7461, length: 16, spelling: #""modifications":"#)
+        case .deletions: KeyPattern(0x6F69_7465_6C65_6422, 0x3A22_736E, length: 12, spelling: #""deletions":"#)
+        case .savedRecords: KeyPattern(0x6552_6465_7661_7322, 0x3A_2273_6472_6F63, length: 15, spelling: #""savedRecords":"#)
+        case .available: KeyPattern(0x6261_6C69_6176_6122, 0x3A22_656C, length: 12, spelling: #""available":"#)
+        default: .never
+        }
+    }
+}
+
 /// The keys of an `Error` or `Failure` object.
 private enum ErrorKey {
     case code, retryAfter, message
@@ -183,14 +208,25 @@ private struct RawFields {
     mutating func read(_ scanner: inout JSONScanner) throws(MalformedJSON) {
         try scanner.expect(UInt8(ascii: "{"))
         if !scanner.consume(UInt8(ascii: "}")) {
+            // Writers put their keys in one order, so each key is first tried as one of the two
+            // that usually follow the last: two word compares instead of reading it in full.
+            var guesses: (FieldKey?, FieldKey?) = (.version, nil)
             repeat {
                 scanner.skipWhitespace()
-                guard scanner.current == UInt8(ascii: "\"") else { throw MalformedJSON() }
-                let key = try scanner.withString { FieldKey($0) }
-                try scanner.expect(UInt8(ascii: ":"))
+                let key: FieldKey?
+                if let guess = guesses.0, scanner.consume(guess.quoted) {
+                    key = guess
+                } else if let guess = guesses.1, scanner.consume(guess.quoted) {
+                    key = guess
+                } else {
+                    guard scanner.current == UInt8(ascii: "\"") else { throw MalformedJSON() }
+                    key = try scanner.withString { FieldKey($0) }
+                    try scanner.expect(UInt8(ascii: ":"))
+                }
                 scanner.skipWhitespace()
                 if let key {
                     try self.readValue(for: key, &scanner)
+                    guesses = self.keys(after: key)
                 } else {
                     // Unknown keys are ignored (forward compatibility), but must still be valid JSON.
                     try scanner.skipValue(depth: 1)
@@ -200,6 +236,40 @@ private struct RawFields {
         }
         scanner.skipWhitespace()
         guard scanner.isAtEnd else { throw MalformedJSON() }
+    }
+
+    /// The keys that usually follow `key`. The envelope comes in one of two orders (`v`,
+    /// `engine`, `database`, then `time`, `seq`, `type` as recordings and the benchmark have
+    /// it, or `type`, `time`, `seq` as the client library writes), then the payload's first
+    /// keys by type.
+    @inline(__always)
+    private func keys(after key: FieldKey) -> (FieldKey?, FieldKey?) {
+        switch key {
+        case .version: return (.engine, nil)
+        case .engine: return (.database, .type)
+        case .database: return (.time, .type)
+        case .time: return (.sequence, nil)
+        case .sequence:
+            if case .absent = self.type { return (.type, nil) }
+            return (self.firstPayloadKey, nil)
+        case .type: return (self.firstPayloadKey, .time)
+        case .zone: return (.modifications, nil)
+        case .modifications: return (.deletions, nil)
+        default: return (nil, nil)
+        }
+    }
+
+    /// The payload's first key, as writers put it, for the type read.
+    private var firstPayloadKey: FieldKey? {
+        guard case .value(let type?) = self.type else { return nil }
+        switch type {
+        case .willFetchChanges, .didFetchChanges, .willSendChanges, .didSendChanges: return .reason
+        case .fetchedDatabaseChanges: return .modifications
+        case .willFetchRecordZoneChanges, .fetchedRecordZoneChanges, .didFetchRecordZoneChanges: return .zone
+        case .sentRecordZoneChanges: return .savedRecords
+        case .networkStatus: return .available
+        default: return nil
+        }
     }
 
     private mutating func readValue(for key: FieldKey, _ scanner: inout JSONScanner) throws(MalformedJSON) {

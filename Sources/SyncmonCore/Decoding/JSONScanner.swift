@@ -53,6 +53,19 @@ struct JSONScanner {
         return true
     }
 
+    /// Consumes `pattern` when the bytes at the read position are exactly it: two masked word
+    /// compares instead of scanning the string for its end and matching it. `false`, moving
+    /// nothing, when fewer than 16 bytes are left.
+    @inline(__always)
+    mutating func consume(_ pattern: KeyPattern) -> Bool {
+        guard self.position + 16 <= self.bytes.count else { return false }
+        let first = self.bytes.loadUnaligned(fromByteOffset: self.position, as: UInt64.self)
+        let second = self.bytes.loadUnaligned(fromByteOffset: self.position + 8, as: UInt64.self)
+        guard first & pattern.masks.0 == pattern.words.0, second & pattern.masks.1 == pattern.words.1 else { return false }
+        self.position += pattern.length
+        return true
+    }
+
     /// Reads the literal `true`, `false` or `null` whose first byte is at the read position.
     mutating func literal() throws(MalformedJSON) -> JSONLiteral {
         func matches(_ text: StaticString) -> Bool {
@@ -412,5 +425,55 @@ struct HashingSink: JSONStringSink {
 
     @inline(__always) mutating func append(_ byte: UInt8) {
         self.hash = (self.hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+}
+
+/// Up to 16 bytes to match at the read position (``JSONScanner/consume(_:)``), as two
+/// little-endian words and the masks of the bytes in use.
+struct KeyPattern: Equatable {
+    let words: (UInt64, UInt64)
+    let masks: (UInt64, UInt64)
+    let length: Int
+
+    /// The pattern of `length` bytes whose words are `first` and `second`; debug builds check
+    /// them against `spelling`.
+    @inline(__always)
+    init(_ first: UInt64, _ second: UInt64, length: Int, spelling: StaticString) {
+        self.words = (first, second)
+        self.masks = (Self.mask(bytes: length), Self.mask(bytes: length - 8))
+        self.length = length
+        assert(self == KeyPattern(spelling), "\(spelling): words do not match the spelling")
+    }
+
+    /// A pattern no bytes match.
+    static let never = KeyPattern(words: (1, 1), masks: (0, 0), length: 0)
+
+    private init(words: (UInt64, UInt64), masks: (UInt64, UInt64), length: Int) {
+        self.words = words
+        self.masks = masks
+        self.length = length
+    }
+
+    /// The bytes of `literal` (at most 16), a byte at a time.
+    init(_ literal: StaticString) {
+        precondition(literal.utf8CodeUnitCount <= 16)
+        var words: (UInt64, UInt64) = (0, 0)
+        for index in 0..<literal.utf8CodeUnitCount {
+            let byte = UInt64(literal.utf8Start[index]) << UInt64(8 * (index % 8))
+            if index < 8 { words.0 |= byte } else { words.1 |= byte }
+        }
+        self.words = words
+        self.masks = (Self.mask(bytes: literal.utf8CodeUnitCount), Self.mask(bytes: literal.utf8CodeUnitCount - 8))
+        self.length = literal.utf8CodeUnitCount
+    }
+
+    /// A word's mask of its first `bytes` bytes (none below 1, all from 8).
+    @inline(__always)
+    static func mask(bytes: Int) -> UInt64 {
+        bytes <= 0 ? 0 : bytes >= 8 ? .max : (1 << UInt64(8 * bytes)) - 1
+    }
+
+    static func == (lhs: KeyPattern, rhs: KeyPattern) -> Bool {
+        lhs.words == rhs.words && lhs.masks == rhs.masks && lhs.length == rhs.length
     }
 }
