@@ -60,6 +60,13 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
         return withUnsafeBytes(of: self.storage) { memcmp($0.baseAddress!, literal.utf8Start, Int(self.count)) == 0 }
     }
 
+    /// Whether the name's bytes are `bytes`.
+    @inline(__always)
+    public func holds(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == Int(self.count) else { return false }
+        return bytes.isEmpty || withUnsafeBytes(of: self.storage) { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+    }
+
     /// Calls `body` with the bytes in use.
     public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try withUnsafeBytes(of: self.storage) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(self.count)])) }

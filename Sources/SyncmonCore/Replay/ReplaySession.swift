@@ -66,7 +66,7 @@ public struct ReplaySession: Sendable {
 
     /// Whether the event just decoded names the engine `name`.
     func decodedEngine(is name: UnsafeRawBufferPointer) -> Bool {
-        self.event.engine.withBytes { $0.elementsEqual(name) }
+        self.event.engine.holds(name)
     }
 
     /// Whether the event just decoded happens at the replay clock, or waits for a time: its own
