@@ -64,7 +64,19 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
     @inline(__always)
     public func holds(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count == Int(self.count) else { return false }
-        return bytes.isEmpty || withUnsafeBytes(of: self.storage) { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        // A word at a time: `memcmp` of a variable count is a call into libc on every line.
+        return withUnsafeBytes(of: self.storage) { storage in
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                guard storage.load(fromByteOffset: offset, as: UInt64.self) == bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                offset += 8
+            }
+            while offset < bytes.count {
+                guard storage[offset] == bytes[offset] else { return false }
+                offset += 1
+            }
+            return true
+        }
     }
 
     /// Calls `body` with the bytes in use.
