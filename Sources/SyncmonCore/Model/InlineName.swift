@@ -68,7 +68,9 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
         return withUnsafeBytes(of: self.storage) { storage in
             var offset = 0
             while offset + 8 <= bytes.count {
-                guard storage.load(fromByteOffset: offset, as: UInt64.self) == bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                guard storage.load(fromByteOffset: offset, as: UInt64.self) == bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
+                    return false
+                }
                 offset += 8
             }
             while offset < bytes.count {

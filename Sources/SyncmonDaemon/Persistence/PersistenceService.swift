@@ -86,7 +86,8 @@ public struct PersistenceService: Service {
         let now = self.clock.wallTime()
         let metadata: Logger.Metadata = [SyncmonMetadataKey.statePath: "\(self.file.path)"]
         do {
-            try self.file.save(monitor, now: now)
+            let saved = try self.file.save(monitor, now: now)
+            Heap.releaseFreedMemory(afterSaving: saved)
             if self.health.snapshot.failingInARow > 0 {
                 self.logger.notice("state saved again", metadata: metadata)
             }

@@ -57,13 +57,16 @@ public struct StateFile: Sendable {
         }
     }
 
-    /// Writes `monitor`'s pairs atomically.
-    public func save(_ monitor: Monitor, now: Timestamp) throws {
+    /// Writes `monitor`'s pairs atomically; returns the file's size in bytes.
+    @discardableResult
+    public func save(_ monitor: Monitor, now: Timestamp) throws -> Int {
         let document = Document(
             version: 1,
             savedAt: now,
             pairs: monitor.pairs.sorted { $0.key < $1.key }.map { Document.Entry(engine: $0.key.engine, database: $0.key.database, state: $0.value) }
         )
-        try AtomicFile.write(Array(try JSONEncoder().encode(document)), to: self.path)
+        let bytes = Array(try JSONEncoder().encode(document))
+        try AtomicFile.write(bytes, to: self.path)
+        return bytes.count
     }
 }
