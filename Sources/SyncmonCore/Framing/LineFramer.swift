@@ -30,14 +30,13 @@ public struct LineFramer: Sendable {
 
     /// Feeds a chunk, calling `body` for every line it completes.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Line) throws -> Void) rethrows {
-        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
+        guard !chunk.isEmpty else { return }
         var start = 0
         while start < chunk.count {
-            guard let found = memchr(base + start, 0x0A, chunk.count - start) else {
+            guard let end = Self.lineEnd(in: chunk, from: start) else {
                 self.keep(UnsafeRawBufferPointer(rebasing: chunk[start...]))
                 return
             }
-            let end = base.distance(to: UnsafeRawPointer(found))
             let piece = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
             start = end + 1
             if self.discarding {
@@ -65,6 +64,13 @@ public struct LineFramer: Sendable {
     @inline(__always)
     public static func line(_ bytes: UnsafeRawBufferPointer, maximumLineLength: Int) -> Line {
         bytes.count > maximumLineLength + 1 ? .tooLarge : .line(bytes)
+    }
+
+    /// The offset of the first `\n` in `bytes` from `start`, or `nil` when there is none.
+    @inline(__always)
+    public static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < bytes.count, let found = memchr(base + start, 0x0A, bytes.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Ends the stream: a last line without `\n` is still read (docs/protocol.md#validation).

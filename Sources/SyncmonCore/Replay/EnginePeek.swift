@@ -13,26 +13,29 @@ import Darwin
 /// object or a repeated key can name another engine than the decoder reads (the last
 /// top-level `engine` wins), and the replay notices when the line is decoded.
 enum EnginePeek {
-    /// The bytes of the engine's name, or `nil` when no `"engine": "` is found.
+    /// The bytes of the engine's name, or `nil` when no `"engine": "` is found or the name
+    /// needs more than a plain read (escapes: the decoder decides, and the replay falls back).
     @inline(__always)
     static func name(in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard let base = line.baseAddress else { return nil }
+        var scanner = JSONScanner(line)
         // `"engine"` right after `{"v":1,` (bytes 7-14), then `:"`.
         if line.count > 17, line.loadUnaligned(fromByteOffset: 7, as: UInt64.self) == Self.quotedKey,
             line[15] == UInt8(ascii: ":"), line[16] == UInt8(ascii: "\"")
         {
-            return Self.string(in: line, from: 17)
+            scanner.position = 16
+            return Self.string(at: scanner)
         }
         var from = 0
         while from + 8 <= line.count, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), line.count - from - 7) {
             let keyStart = base.distance(to: UnsafeRawPointer(found))
             from = keyStart + 1
             guard line.loadUnaligned(fromByteOffset: keyStart, as: UInt64.self) == Self.quotedKey else { continue }
-            var index = Self.afterWhitespace(line, from: keyStart + 8)
-            guard index < line.count, line[index] == UInt8(ascii: ":") else { continue }
-            index = Self.afterWhitespace(line, from: index + 1)
-            guard index < line.count, line[index] == UInt8(ascii: "\"") else { continue }
-            return Self.string(in: line, from: index + 1)
+            scanner.position = keyStart + 8
+            guard scanner.consume(UInt8(ascii: ":")) else { continue }
+            scanner.skipWhitespace()
+            guard scanner.current == UInt8(ascii: "\"") else { continue }
+            return Self.string(at: scanner)
         }
         return nil
     }
@@ -61,22 +64,11 @@ enum EnginePeek {
     /// `"engine"` as one little-endian word.
     private static let quotedKey: UInt64 = 0x2265_6E69_676E_6522
 
-    /// The bytes from `start` to the next `"`, or `nil` when none follows. A loop, not
-    /// `memchr`: a name is a few bytes, and the call cost more than the search (5% of a replay).
+    /// The content of the plain string that opens at the scanner's position (the decoder's own
+    /// eight-bytes-at-a-time scan), or `nil` when it needs the careful path.
     @inline(__always)
-    private static func string(in line: UnsafeRawBufferPointer, from start: Int) -> UnsafeRawBufferPointer? {
-        var end = start
-        while end < line.count {
-            if line[end] == UInt8(ascii: "\"") { return UnsafeRawBufferPointer(rebasing: line[start..<end]) }
-            end += 1
-        }
-        return nil
-    }
-
-    /// The first offset from `start` that is not JSON whitespace.
-    private static func afterWhitespace(_ line: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var index = start
-        while index < line.count, line[index] == 0x20 || line[index] == 0x09 || line[index] == 0x0A || line[index] == 0x0D { index += 1 }
-        return index
+    private static func string(at scanner: JSONScanner) -> UnsafeRawBufferPointer? {
+        guard let end = scanner.plainEnd() else { return nil }
+        return UnsafeRawBufferPointer(rebasing: scanner.bytes[(scanner.position + 1)..<end])
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One worker's part of a parallel replay (``ReplaySession/feedAll(_:workers:parallelFrom:perform:)``):
 /// it reads every line of the recording and replays those of the engines of its shard.
 ///
@@ -37,7 +31,7 @@ struct ReplayShard {
         var number: UInt64 = 0
         var start = 0
         while start < recording.count {
-            let end = Self.lineEnd(recording, from: start)
+            let end = LineFramer.lineEnd(in: recording, from: start) ?? recording.count
             number += 1
             let piece = UnsafeRawBufferPointer(rebasing: recording[start..<end])
             let name = EnginePeek.name(in: piece)
@@ -71,7 +65,7 @@ struct ReplayShard {
     private mutating func catchUp(_ recording: UnsafeRawBufferPointer, to end: Int) {
         var start = self.caughtUp
         while start < end {
-            let lineEnd = Self.lineEnd(recording, from: start)
+            let lineEnd = LineFramer.lineEnd(in: recording, from: start) ?? recording.count
             let piece = UnsafeRawBufferPointer(rebasing: recording[start..<lineEnd])
             if !self.owns(EnginePeek.name(in: piece)), case .line(let line) = LineFramer.line(piece, maximumLineLength: self.session.decoder.maximumLineLength),
                 self.session.decoder.decode(line, into: &self.scratch) == .event, let time = self.scratch.statedTime
@@ -88,12 +82,5 @@ struct ReplayShard {
     private func owns(_ name: UnsafeRawBufferPointer?) -> Bool {
         guard let name else { return self.index == 0 }
         return EnginePeek.shard(of: name, count: self.count) == self.index
-    }
-
-    /// The offset of the `\n` that ends the line starting at `start`, or the recording's end.
-    @inline(__always)
-    private static func lineEnd(_ recording: UnsafeRawBufferPointer, from start: Int) -> Int {
-        guard let found = memchr(recording.baseAddress! + start, 0x0A, recording.count - start) else { return recording.count }
-        return recording.baseAddress!.distance(to: UnsafeRawPointer(found))
     }
 }
