@@ -113,6 +113,23 @@ public struct InlineName: Hashable, Sendable, CustomStringConvertible {
             for word in 0..<words { hasher.combine(raw.load(fromByteOffset: word * 8, as: UInt64.self)) }
         }
     }
+
+    /// Folds the words that hold bytes into `hash`, one multiply each (``PairKey``'s table hash).
+    @inline(__always)
+    func foldWords(into hash: inout UInt64) {
+        let words = (Int(self.count) + 7) / 8
+        withUnsafeBytes(of: self.storage) { raw in
+            for word in 0..<words { hash = Self.fold(hash ^ raw.load(fromByteOffset: word * 8, as: UInt64.self), 0xA076_1D64_78BD_642F) }
+        }
+    }
+
+    /// wyhash's mix: the full 128-bit product of `a` and `b`, its halves xored, so that every
+    /// bit of the input moves bits all over the result.
+    @inline(__always)
+    static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return product.high ^ product.low
+    }
 }
 
 extension InlineName: Codable {
