@@ -208,11 +208,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
 // MARK: Status JSON
 
-/// The status document as JSON text, encoded as the daemon does (Foundation's encoder, keys
-/// sorted, a newline at the end).
+/// The status document as JSON text, written as the daemon writes it.
 func statusJSON(rows: [StatusRow], now: Timestamp, stateSave: StateSaveStatus? = nil, pretty: Bool = true) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(StatusDocument(now: now, engines: rows, stateSave: stateSave))) ?? Data()
-    return String(decoding: data, as: UTF8.self) + "\n"
+    String(decoding: StatusDocument(now: now, engines: rows, stateSave: stateSave).json(pretty: pretty), as: UTF8.self)
 }

@@ -1,6 +1,6 @@
 /// How saving the daemon's state goes, in the status document: a full or read-only state
 /// directory shows in `syncmon status`, not only in a log line and a metric.
-public struct StateSaveStatus: Codable, Sendable, Equatable {
+public struct StateSaveStatus: Decodable, Sendable, Equatable {
     /// When the state was last written completely; `nil` before the first save.
     public var lastSave: Timestamp?
     /// Saves that failed since the daemon started.
@@ -23,13 +23,6 @@ public struct StateSaveStatus: Codable, Sendable, Equatable {
         self.lastSave = try container.decodeTimeIfPresent(forKey: .lastSave)
         self.failures = try container.decode(UInt64.self, forKey: .failures)
         self.failingInARow = try container.decode(UInt64.self, forKey: .failingInARow)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.lastSave.map(RFC3339.format), forKey: .lastSave)
-        try container.encode(self.failures, forKey: .failures)
-        try container.encode(self.failingInARow, forKey: .failingInARow)
     }
 
     /// The warning `syncmon status` prints while saves fail, `nil` while they succeed.

@@ -3,9 +3,9 @@
 /// so the writer and the readers cannot drift apart. The wire form is in docs/protocol.md
 /// ("Status JSON"): times as RFC 3339 strings, states and reasons by their label names.
 ///
-/// The core only defines the document; the daemon and the command line encode it (with
-/// Foundation's encoder, which the core does without).
-public struct StatusDocument: Codable, Sendable {
+/// `json(pretty:)` writes it (``StatusJSONWriter``); reading it back takes Foundation's
+/// decoder, which the core does without (`SyncmonStatusAPI`).
+public struct StatusDocument: Decodable, Sendable {
     public var now: Timestamp
     public var engines: [StatusRow]
     /// How saving the state goes: from the daemon, absent from `syncmon replay`.
@@ -26,13 +26,6 @@ public struct StatusDocument: Codable, Sendable {
         self.now = try container.decodeTime(forKey: .now)
         self.engines = try container.decode([StatusRow].self, forKey: .engines)
         self.stateSave = try container.decodeIfPresent(StateSaveStatus.self, forKey: .stateSave)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(RFC3339.format(self.now), forKey: .now)
-        try container.encode(self.engines, forKey: .engines)
-        try container.encodeIfPresent(self.stateSave, forKey: .stateSave)
     }
 }
 

@@ -1,7 +1,8 @@
-/// A row's wire form in the status document (docs/protocol.md, "Status JSON"). Written by hand
-/// rather than synthesized: the state file stores the same enums as numbers, the document by
-/// their label names, and a phase's object carries its outstanding failure beside its state.
-extension StatusRow: Codable {
+/// A row read back from the status document (docs/protocol.md, "Status JSON"), as `syncmon
+/// status` reads the daemon's answer; `StatusDocument.json(pretty:)` writes it. By hand rather
+/// than synthesized: the state file stores the same enums as numbers, the document by their
+/// label names, and a phase's object carries its outstanding failure beside its state.
+extension StatusRow: Decodable {
     enum CodingKeys: String, CodingKey {
         case engine, database, summary, stalled, account, network
         case setup, `import`, export
@@ -30,57 +31,6 @@ extension StatusRow: Codable {
         case .import: .import
         case .export: .export
         }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.key.engine.description, forKey: .engine)
-        try container.encode(self.key.database.description, forKey: .database)
-        try container.encode(self.summary.description, forKey: .summary)
-        try container.encode(self.stalls.map(\.description), forKey: .stalled)
-        try container.encode(self.account.description, forKey: .account)
-        try container.encode(self.network.description, forKey: .network)
-        for phase in Phase.allCases {
-            var object = container.nestedContainer(keyedBy: PhaseKeys.self, forKey: Self.phaseKey(phase))
-            let state = self[phase]
-            try object.encode(state.name.description, forKey: .state)
-            switch state {
-            case .notStarted:
-                break
-            case .inProgress(let since):
-                try object.encode(RFC3339.format(since), forKey: .started)
-            case .succeeded(let started, let ended):
-                try object.encode(RFC3339.format(started), forKey: .started)
-                try object.encode(RFC3339.format(ended), forKey: .ended)
-            case .failed(let started, let ended, let error):
-                try object.encode(RFC3339.format(started), forKey: .started)
-                try object.encode(RFC3339.format(ended), forKey: .ended)
-                try Self.encode(error, into: object.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error))
-            }
-            // Whatever the current state: a retry in progress is still failing.
-            if let failing = self.failing(phase) {
-                var failingObject = object.nestedContainer(keyedBy: FailingKeys.self, forKey: .failing)
-                try failingObject.encode(RFC3339.format(failing.since), forKey: .since)
-                try Self.encode(failing.error, into: failingObject.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error))
-            }
-        }
-        // Always present, null once the throttle has passed.
-        try container.encode(self.throttledUntil.map(RFC3339.format), forKey: .throttledUntil)
-        var pending = container.nestedContainer(keyedBy: PendingKeys.self, forKey: .pending)
-        try pending.encode(self.pendingRecordZoneChanges, forKey: .recordZone)
-        try pending.encode(self.pendingDatabaseChanges, forKey: .database)
-        try container.encode(RFC3339.format(self.lastEvent), forKey: .lastEvent)
-        try container.encode(self.up, forKey: .up)
-        try container.encodeIfPresent(self.canary, forKey: .canary)
-        try container.encodeIfPresent(self.unknownReason, forKey: .unknownReason)
-    }
-
-    private static func encode(_ error: PhaseError, into container: KeyedEncodingContainer<ErrorKeys>) throws {
-        var container = container
-        try container.encode(error.code.description, forKey: .code)
-        try container.encode(error.errorClass.description, forKey: .class)
-        // The engine's own words (docs/protocol.md#phases); absent when it sent none.
-        try container.encodeIfPresent(error.message, forKey: .message)
     }
 
     public init(from decoder: any Decoder) throws {

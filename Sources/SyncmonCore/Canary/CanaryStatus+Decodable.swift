@@ -1,33 +1,12 @@
-/// The wire form in status JSON: times as RFC 3339, lateness as `late` (a boolean) with the
+/// Read back from status JSON (`StatusDocument.json(pretty:)` writes it): times as RFC 3339, lateness as `late` (a boolean) with the
 /// rule beside it (`lateReason`), errors by their label.
-extension CanaryStatus: Codable {
+extension CanaryStatus: Decodable {
     enum CodingKeys: String, CodingKey {
         case host, seq, peers, lateAfterSeconds, errors, error
     }
 
     enum PeerKeys: String, CodingKey {
         case host, seq, lastMoved, roundTripSeconds, late, lateReason
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.host.description, forKey: .host)
-        try container.encode(self.seq, forKey: .seq)
-        var peers = container.nestedUnkeyedContainer(forKey: .peers)
-        for peer in self.peers {
-            var object = peers.nestedContainer(keyedBy: PeerKeys.self)
-            try object.encode(peer.host.description, forKey: .host)
-            try object.encode(peer.seq, forKey: .seq)
-            try object.encode(peer.lastMoved.map(RFC3339.format), forKey: .lastMoved)
-            try object.encode(peer.roundTripSeconds, forKey: .roundTripSeconds)
-            try object.encode(peer.late != nil, forKey: .late)
-            if let late = peer.late { try object.encode(late.description, forKey: .lateReason) }
-        }
-        try container.encode(self.lateAfter.seconds, forKey: .lateAfterSeconds)
-        var errors = [String: UInt64]()
-        for reason in CanaryErrorReason.allCases { errors[reason.description] = self.errors[reason] }
-        try container.encode(errors, forKey: .errors)
-        try container.encode(self.error, forKey: .error)
     }
 
     public init(from decoder: any Decoder) throws {
