@@ -55,7 +55,7 @@ struct Benchmark {
         var accepted: UInt64 = 0
         for _ in 0..<3 {
             var monitor = Monitor()
-            let decoder = EventDecoder()
+            var decoder = EventDecoder()
             var framer = LineFramer()
             var event = Event(engine: InlineName(), payload: .heartbeat)
             var changes: [StatusChange] = []
@@ -82,7 +82,7 @@ struct Benchmark {
             return
         }
         var monitor = Monitor()
-        let decoder = EventDecoder()
+        var decoder = EventDecoder()
         var framer = LineFramer()
         var event = Event(engine: InlineName(), payload: .heartbeat)
         var changes: [StatusChange] = []
@@ -221,7 +221,7 @@ struct Benchmark {
         for (pairs, target) in [(10, 20.0), (1000, 20.0), (10_000, 40.0)] {
             var monitor = Monitor(configuration: MonitorConfiguration(maximumPairs: pairs))
             let traffic = SyntheticTraffic(engines: pairs / 2).lines(count: pairs * 24)
-            let decoder = EventDecoder()
+            var decoder = EventDecoder()
             var framer = LineFramer()
             var event = Event(engine: InlineName(), payload: .heartbeat)
             traffic.withUnsafeBytes { bytes in

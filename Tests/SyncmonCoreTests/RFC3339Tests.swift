@@ -54,6 +54,29 @@ struct RFC3339Tests {
         #expect(RFC3339.parse(text) == nil)
     }
 
+    /// The decoder parses through one `RecentMinute`: every valid and invalid time, read after
+    /// each valid one has left its minute behind (so that times sharing the first sixteen bytes
+    /// take the short way), must parse as it does alone.
+    @Test("a remembered minute changes no result")
+    func recentMinuteChangesNothing() {
+        let sameMinute = [
+            "2026-11-21T12:00:61Z", "2026-11-21T12:00:0aZ", "2026-11-21T12:00", "2026-11-21T12:00:",
+            "2026-11-21T12:00:59.999Z", "2026-11-21T12:00:60Z", "2026-11-21T12:00:00+01:00", "2026-11-21T12:00:00.5",
+            "2026-11-21T12:00:07-23:59", "2026-11-21T12:00:00Z ",
+        ]
+        let texts = Self.valid.map(\.0) + Self.invalid + sameMinute
+        for earlier in Self.valid.map(\.0) + ["2026-11-21T12:00:00Z"] {
+            for text in texts {
+                var recent = RFC3339.RecentMinute()
+                var earlierBytes = earlier
+                _ = earlierBytes.withUTF8 { RFC3339.parse(UnsafeRawBufferPointer($0), recent: &recent) }
+                var bytes = text
+                let parsed = bytes.withUTF8 { RFC3339.parse(UnsafeRawBufferPointer($0), recent: &recent) }
+                #expect(parsed == RFC3339.parse(text), "\(text) after \(earlier)")
+            }
+        }
+    }
+
     static let formats: [(Int64, String)] = [
         (0, "1970-01-01T00:00:00Z"),
         (1_795_262_400_000_000, "2026-11-21T12:00:00Z"),

@@ -8,6 +8,8 @@
 public struct EventDecoder: Sendable {
     /// The longest accepted line in bytes, excluding the `\n` and a trailing `\r` (docs/protocol.md#transports).
     public var maximumLineLength: Int
+    /// The minute of the last time read: a stream's times share it for many lines in a row.
+    private var recentMinute = RFC3339.RecentMinute()
 
     public init(maximumLineLength: Int = 65_536) {
         self.maximumLineLength = maximumLineLength
@@ -15,8 +17,9 @@ public struct EventDecoder: Sendable {
 
     /// Decodes one line given without its `\n` (a trailing `\r` is tolerated).
     public func decode(_ line: UnsafeRawBufferPointer) -> DecodeResult {
+        var decoder = self
         var event = Event(engine: InlineName(), payload: .heartbeat)
-        switch self.decode(line, into: &event) {
+        switch decoder.decode(line, into: &event) {
         case .event: return .event(event)
         case .blank: return .blank
         case .rejected(let rejection): return .rejected(rejection)
@@ -27,7 +30,10 @@ public struct EventDecoder: Sendable {
     /// (ingest, replay), which writes the fields where the caller keeps the event instead of
     /// building a few-hundred-byte value and copying it out two or three times. `event` is
     /// meaningful only for `.event`; otherwise it may be partly overwritten.
-    public func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) -> DecodeOutcome {
+    ///
+    /// Mutating only to remember the minute of the last time read (``RFC3339/RecentMinute``),
+    /// which changes no result.
+    public mutating func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) -> DecodeOutcome {
         var line = line
         if let last = line.last, last == UInt8(ascii: "\r") {
             line = UnsafeRawBufferPointer(rebasing: line.dropLast())
@@ -36,12 +42,13 @@ public struct EventDecoder: Sendable {
         var scanner = JSONScanner(line)
         scanner.skipWhitespace()
         if scanner.isAtEnd { return .blank }
-        var fields = RawFields(line: line)
+        var fields = RawFields(line: line, recentMinute: self.recentMinute)
         do {
             try fields.read(&scanner)
         } catch {
             return .rejected(Rejection(.malformed))
         }
+        self.recentMinute = fields.recentMinute
         do throws(DecodeFailure) {
             try fields.assemble(into: &event)
             return .event
@@ -199,9 +206,12 @@ private struct RawFields {
     var error: FieldSlot<ValueRange> = .absent
     /// The line, for decoding the bulky values late.
     let line: UnsafeRawBufferPointer
+    /// The decoder's, while this line is read.
+    var recentMinute: RFC3339.RecentMinute
 
-    init(line: UnsafeRawBufferPointer) {
+    init(line: UnsafeRawBufferPointer, recentMinute: RFC3339.RecentMinute) {
         self.line = line
+        self.recentMinute = recentMinute
     }
 
     /// Reads the top-level object, filling the slots of the keys it knows and checking the rest.
@@ -278,11 +288,11 @@ private struct RawFields {
         case .identifier: self.identifier = try Self.hash(&scanner)
         case .sequence: self.sequence = try Self.integer(&scanner)
         case .type: self.type = try Self.name(&scanner) { EventType($0) }
-        case .time: self.time = try Self.time(&scanner)
+        case .time: self.time = try Self.time(&scanner, recent: &self.recentMinute)
         case .zone: self.zone = try Self.anyString(&scanner)
         case .kind: self.kind = try Self.enumeration(&scanner) { Phase($0) }
         case .error: self.error = try Self.range(&scanner, opening: UInt8(ascii: "{"))
-        case .ended: self.ended = try Self.time(&scanner)
+        case .ended: self.ended = try Self.time(&scanner, recent: &self.recentMinute)
         case .phase: self.phase = try Self.enumeration(&scanner) { Phase($0) }
         case .engine: self.engine = try Self.range(&scanner, opening: UInt8(ascii: "\""))
         case .reason:
@@ -290,7 +300,7 @@ private struct RawFields {
                 InlineName.bytes($0, equal: "scheduled") || InlineName.bytes($0, equal: "manual") ? () : nil
             }
         case .status: self.status = try Self.enumeration(&scanner) { AccountStatus(wire: $0) }
-        case .started: self.started = try Self.time(&scanner)
+        case .started: self.started = try Self.time(&scanner, recent: &self.recentMinute)
         case .database: self.database = try Self.enumeration(&scanner) { Database(bytes: $0) }
         case .deletions: self.deletions = try Self.integer(&scanner)
         case .available: self.available = try Self.boolean(&scanner)
@@ -427,9 +437,9 @@ private struct RawFields {
         }
     }
 
-    private static func time(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<Timestamp> {
+    private static func time(_ scanner: inout JSONScanner, recent: inout RFC3339.RecentMinute) throws(MalformedJSON) -> FieldSlot<Timestamp> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
-        guard let time = try scanner.withString({ $0.flatMap(RFC3339.parse) }) else { return .invalid }
+        guard let time = try scanner.withString({ $0.flatMap { RFC3339.parse($0, recent: &recent) } }) else { return .invalid }
         return .value(time)
     }
 

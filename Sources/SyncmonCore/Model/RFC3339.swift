@@ -10,8 +10,42 @@ public enum RFC3339 {
     /// number of fractional digits (digits past the sixth are truncated). Leap seconds (`:60`)
     /// are folded into the next second.
     public static func parse(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+        var recent = RecentMinute()
+        return self.parse(bytes, recent: &recent)
+    }
+
+    /// The minute of the last time parsed, kept by a caller that parses many (the decoder):
+    /// its text `YYYY-MM-DDTHH:MM` as two words, and when it starts.
+    ///
+    /// A stream's times share their minute for many lines in a row, so a time whose first
+    /// sixteen bytes are the same is read from its seconds on: the date and the minute were
+    /// checked when they were first read, and the days since 1970 counted then.
+    public struct RecentMinute: Sendable {
+        /// Zero until a time was read: a valid time's digits are never zero bytes.
+        fileprivate var text: (UInt64, UInt64) = (0, 0)
+        fileprivate var start: Int64 = 0
+
+        public init() {}
+    }
+
+    /// `parse(_:)`, reusing `recent`'s minute when `bytes` start with it and remembering the
+    /// minute of `bytes` otherwise.
+    @inline(__always)
+    public static func parse(_ bytes: UnsafeRawBufferPointer, recent: inout RecentMinute) -> Timestamp? {
+        guard bytes.count >= 20 else { return nil }
+        let text = (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if text != recent.text {
+            guard let start = Self.minute(bytes) else { return nil }
+            recent.text = text
+            recent.start = start
+        }
+        return Self.rest(bytes, minuteStart: recent.start)
+    }
+
+    /// The seconds and the rest after the minute: `:SS`, a fraction, the zone. `nil` when they
+    /// are not valid.
+    private static func rest(_ bytes: UnsafeRawBufferPointer, minuteStart: Int64) -> Timestamp? {
         let count = bytes.count
-        guard count >= 20 else { return nil }
         func digit(_ index: Int) -> Int64? {
             let byte = bytes[index]
             guard byte >= 0x30, byte <= 0x39 else { return nil }
@@ -25,11 +59,7 @@ public enum RFC3339 {
             }
             return value
         }
-        guard let (year, month, day, hour, minute, second) = Self.head(bytes),
-            (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
-            hour <= 23, minute <= 59, second <= 60
-        else { return nil }
-
+        guard bytes[16] == UInt8(ascii: ":"), let second = number(17, 2), second <= 60 else { return nil }
         var index = 19
         var micros: Int64 = 0
         if bytes[index] == UInt8(ascii: ".") {
@@ -58,26 +88,24 @@ public enum RFC3339 {
             return nil
         }
         guard index == count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Timestamp(microseconds: seconds * 1_000_000 + micros)
+        return Timestamp(microseconds: (minuteStart + second - offsetSeconds) * 1_000_000 + micros)
     }
 
-    /// The fields of the fixed head `YYYY-MM-DDTHH:MM:SS` (`T`, `t` or a space between date
-    /// and time) of `bytes`, at least 20 bytes long; `nil` when a digit or separator is wrong.
+    /// When the minute of the fixed head `YYYY-MM-DDTHH:MM` (`T`, `t` or a space between date and
+    /// time) of `bytes`, at least 20 bytes long, starts, in seconds since 1970 as if it were UTC;
+    /// `nil` when a digit or separator is wrong, or the date or time does not exist.
     ///
-    /// Every event's time starts with it, so it is read as two words and three bytes: the
-    /// separators are checked and replaced with `0`, and all sixteen places checked for digits at
-    /// once (each byte's high nibble is 3, and adding 6 keeps it so only for 0–9).
-    @inline(__always)
-    private static func head(_ bytes: UnsafeRawBufferPointer) -> (Int64, Int64, Int64, Int64, Int64, Int64)? {
+    /// The head is read as two words: the separators are checked and replaced with `0`, and all
+    /// sixteen places checked for digits at once (each byte's high nibble is 3, and adding 6
+    /// keeps it so only for 0–9).
+    private static func minute(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         let date = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))  // YYYY-MM-
         let time = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))  // DDTHH:MM
         func byte(_ word: UInt64, _ index: UInt64) -> UInt64 { word >> (8 * index) & 0xFF }
         let separator = byte(time, 2)
         guard byte(date, 4) == UInt64(UInt8(ascii: "-")), byte(date, 7) == UInt64(UInt8(ascii: "-")),
             separator == UInt64(UInt8(ascii: "T")) || separator == UInt64(UInt8(ascii: "t")) || separator == UInt64(UInt8(ascii: " ")),
-            byte(time, 5) == UInt64(UInt8(ascii: ":")), bytes[16] == UInt8(ascii: ":")
+            byte(time, 5) == UInt64(UInt8(ascii: ":"))
         else { return nil }
         let zeros: UInt64 = 0x3030_3030_3030_3030
         func digits(_ word: UInt64, separators: UInt64) -> UInt64? {
@@ -86,19 +114,16 @@ public enum RFC3339 {
             return word &- zeros
         }
         guard let dateDigits = digits(date, separators: 0xFF00_00FF_0000_0000),
-            let timeDigits = digits(time, separators: 0x0000_FF00_00FF_0000),
-            case let tens = bytes[17] &- UInt8(ascii: "0"), tens <= 9,
-            case let ones = bytes[18] &- UInt8(ascii: "0"), ones <= 9
+            let timeDigits = digits(time, separators: 0x0000_FF00_00FF_0000)
         else { return nil }
         func value(_ word: UInt64, _ index: UInt64) -> Int64 { Int64(byte(word, index)) }
-        return (
-            value(dateDigits, 0) * 1000 + value(dateDigits, 1) * 100 + value(dateDigits, 2) * 10 + value(dateDigits, 3),
-            value(dateDigits, 5) * 10 + value(dateDigits, 6),
-            value(timeDigits, 0) * 10 + value(timeDigits, 1),
-            value(timeDigits, 3) * 10 + value(timeDigits, 4),
-            value(timeDigits, 6) * 10 + value(timeDigits, 7),
-            Int64(tens) * 10 + Int64(ones)
-        )
+        let year = value(dateDigits, 0) * 1000 + value(dateDigits, 1) * 100 + value(dateDigits, 2) * 10 + value(dateDigits, 3)
+        let month = value(dateDigits, 5) * 10 + value(dateDigits, 6)
+        let day = value(timeDigits, 0) * 10 + value(timeDigits, 1)
+        let hour = value(timeDigits, 3) * 10 + value(timeDigits, 4)
+        let minute = value(timeDigits, 6) * 10 + value(timeDigits, 7)
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour <= 23, minute <= 59 else { return nil }
+        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
     }
 
     /// Parses a Swift string (tests and command-line values).

@@ -6,7 +6,7 @@
 /// chunk-by-chunk, so a file of any size replays in constant memory.
 public struct ReplaySession: Sendable {
     public internal(set) var monitor: Monitor
-    let decoder: EventDecoder
+    var decoder: EventDecoder
     var framer: LineFramer
     /// The replay clock: the latest event time seen.
     public internal(set) var clock: Timestamp?

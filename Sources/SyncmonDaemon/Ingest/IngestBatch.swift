@@ -20,7 +20,7 @@ public struct IngestBatch: Sendable {
     /// The highest `seq` among the events, kept as they are added: walking the events again
     /// would copy each one out of the array.
     public private(set) var highestSequence: Int64?
-    private let decoder: EventDecoder
+    private var decoder: EventDecoder
 
     public init(maximumLineLength: Int = 65_536) {
         self.decoder = EventDecoder(maximumLineLength: maximumLineLength)
