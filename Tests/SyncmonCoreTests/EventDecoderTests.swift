@@ -242,6 +242,23 @@ struct EventDecoderTests {
         #expect(result.event?.engine == notes)
     }
 
+    /// The engine is read in place when it is a plain string and unescaped otherwise; a later
+    /// `engine` key replaces an earlier one whichever way either was read.
+    @Test(
+        "the last engine key wins, plain or escaped",
+        arguments: [
+            (#""engine":"other","engine":"notes""#, "notes"),
+            (#""engine":"other","engine":"no\u0074es""#, "notes"),
+            (#""engine":"o\u0074her","engine":"notes""#, "notes"),
+            (#""engine":"notes","engine":"bad name""#, nil),
+            (#""engine":"notes","engine":"caf\u00e9""#, nil),
+            (#""engine":"notes","engine":7"#, nil),
+        ] as [(String, String?)])
+    func lastEngineKeyWins(keys: String, engine: String?) {
+        let result = decode(#"{"v":1,"# + keys + #","type":"heartbeat"}"#)
+        #expect(result.event?.engine.description == engine)
+    }
+
     @Test("escapes in type and keys are decoded before matching")
     func escapedTypeAndKey() {
         let result = decode(#"{"\u0076":1,"engine":"notes","type":"heart\u0062eat"}"#)

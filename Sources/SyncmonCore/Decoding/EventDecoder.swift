@@ -173,6 +173,9 @@ private struct RawFields {
     /// Where the line holds each bulky value; it is decoded only if the type needs it, which
     /// keeps this struct small (it is rebuilt for every line).
     var engine: FieldSlot<ValueRange> = .absent
+    /// The engine's name where it stands in the line, when `engine` is a plain string (no
+    /// escapes, ASCII only): read from there, it needs no second scan.
+    var plainEngine: ValueRange? = nil
     var database: FieldSlot<Database> = .absent
     /// `.value(nil)` is a string naming no known type.
     var type: FieldSlot<EventType?> = .absent
@@ -294,7 +297,15 @@ private struct RawFields {
         case .error: self.error = try Self.range(&scanner, opening: UInt8(ascii: "{"))
         case .ended: self.ended = try Self.time(&scanner, recent: &self.recentMinute)
         case .phase: self.phase = try Self.enumeration(&scanner) { Phase($0) }
-        case .engine: self.engine = try Self.range(&scanner, opening: UInt8(ascii: "\""))
+        case .engine:
+            if scanner.current == UInt8(ascii: "\""), let end = scanner.plainEnd() {
+                self.engine = .value(ValueRange(start: scanner.position, end: end + 1))
+                self.plainEngine = ValueRange(start: scanner.position + 1, end: end)
+                scanner.position = end + 1
+            } else {
+                self.engine = try Self.range(&scanner, opening: UInt8(ascii: "\""))
+                self.plainEngine = nil
+            }
         case .reason:
             self.reason = try Self.enumeration(&scanner) {
                 InlineName.bytes($0, equal: "scheduled") || InlineName.bytes($0, equal: "manual") ? () : nil
@@ -431,10 +442,14 @@ private struct RawFields {
     /// An engine identifier: 1–64 characters of `[A-Za-z0-9._-]` (docs/protocol.md#envelope).
     private static func engineName(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<InlineName> {
         guard scanner.current == UInt8(ascii: "\"") else { return try nullOrInvalid(&scanner) }
-        return try scanner.withString { bytes in
-            guard let bytes, EngineName.isValid(bytes), let name = InlineName(bytes: bytes) else { return .invalid }
-            return .value(name)
-        }
+        return try scanner.withString { bytes in bytes.map(Self.engineName) ?? .invalid }
+    }
+
+    /// An engine identifier from its bytes.
+    @inline(__always)
+    private static func engineName(_ bytes: UnsafeRawBufferPointer) -> FieldSlot<InlineName> {
+        guard EngineName.isValid(bytes), let name = InlineName(bytes: bytes) else { return .invalid }
+        return .value(name)
     }
 
     private static func time(_ scanner: inout JSONScanner, recent: inout RFC3339.RecentMinute) throws(MalformedJSON) -> FieldSlot<Timestamp> {
@@ -532,7 +547,13 @@ private struct RawFields {
         guard version == 1 else { throw DecodeFailure(.unsupportedVersion, field: "v") }
         guard case .value(let typeName) = self.type else { throw DecodeFailure(.invalidField, field: "type") }
         guard let type = typeName else { throw DecodeFailure(.unknownType, field: "type") }
-        let engine = try self.late(self.engine, "engine", Self.engineName).required("engine")
+        let engineSlot: FieldSlot<InlineName>
+        if let plain = self.plainEngine {
+            engineSlot = Self.engineName(UnsafeRawBufferPointer(rebasing: self.line[plain.start..<plain.end]))
+        } else {
+            engineSlot = try self.late(self.engine, "engine", Self.engineName)
+        }
+        let engine = try engineSlot.required("engine")
         let database = try self.database.optional("database") ?? .private
         let time = try self.time.optional("time")
         let sequence = try self.sequence.optional("seq")
