@@ -291,6 +291,8 @@ struct EventDecoderRejectionTests {
         Case("time a date only", #"{"v":1,"engine":"notes","type":"heartbeat","time":"2026-11-21"}"#, .invalidField, "time"),
         Case("seq negative", #"{"v":1,"engine":"notes","type":"heartbeat","seq":-1}"#, .invalidField, "seq"),
         Case("seq a fraction", #"{"v":1,"engine":"notes","type":"heartbeat","seq":1.5}"#, .invalidField, "seq"),
+        Case("seq with an exponent", #"{"v":1,"engine":"notes","type":"heartbeat","seq":1e3}"#, .invalidField, "seq"),
+        Case("seq with a capital exponent", #"{"v":1,"engine":"notes","type":"heartbeat","seq":25E1}"#, .invalidField, "seq"),
         Case("seq 3.0", #"{"v":1,"engine":"notes","type":"heartbeat","seq":3.0}"#, .invalidField, "seq"),
         Case("seq a string", #"{"v":1,"engine":"notes","type":"heartbeat","seq":"1"}"#, .invalidField, "seq"),
         Case("seq 2^63", #"{"v":1,"engine":"notes","type":"heartbeat","seq":9223372036854775808}"#, .invalidField, "seq"),

@@ -207,6 +207,18 @@ struct EventDecoderTests {
             line: #"{"v":1,"engine":"notes","type":"heartbeat","time":"2026-11-21T13:00:30.5+01:00","seq":9223372036854775807}"#,
             database: .private, time: Timestamp(microseconds: at(30).microseconds + 500_000), sequence: .max),
         EnvelopeCase(line: #"{"v":1,"engine":"notes","type":"heartbeat","id":"op-1","seq":42}"#, database: .private, time: nil, sequence: 42),
+        // Integers of 18 and 19 digits (the one-pass read takes up to 18), and names that only
+        // begin like the two the decoder tries as exact bytes.
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","type":"heartbeat","seq":123456789012345678}"#, database: .private, time: nil, sequence: 123_456_789_012_345_678),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","type":"heartbeat","seq":1234567890123456789}"#, database: .private, time: nil,
+            sequence: 1_234_567_890_123_456_789),
+        EnvelopeCase(line: #"{"v":1,"engine":"notes","type":"heartbeat","seq":0}"#, database: .private, time: nil, sequence: 0),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","database":"privateer","type":"heartbeat"}"#, database: Database("privateer")!, time: nil, sequence: nil),
+        EnvelopeCase(
+            line: #"{"v":1,"engine":"notes","database":"shared2","type":"heartbeat"}"#, database: Database("shared2")!, time: nil, sequence: nil),
         EnvelopeCase(line: "  {\t\"v\" : 1 ,\r\n \"engine\" :\"notes\", \"type\":\"heartbeat\" }  \t", database: .private, time: nil, sequence: nil),
     ]
 

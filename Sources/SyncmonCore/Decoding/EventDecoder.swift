@@ -312,7 +312,15 @@ private struct RawFields {
             }
         case .status: self.status = try Self.enumeration(&scanner) { AccountStatus(wire: $0) }
         case .started: self.started = try Self.time(&scanner, recent: &self.recentMinute)
-        case .database: self.database = try Self.enumeration(&scanner) { Database(bytes: $0) }
+        case .database:
+            // The two names nearly every line carries, as exact bytes before the general read.
+            if scanner.consume(Self.quotedPrivate) {
+                self.database = .value(.private)
+            } else if scanner.consume(Self.quotedShared) {
+                self.database = .value(.shared)
+            } else {
+                self.database = try Self.enumeration(&scanner) { Database(bytes: $0) }
+            }
         case .deletions: self.deletions = try Self.integer(&scanner)
         case .available: self.available = try Self.boolean(&scanner)
         case .succeeded: self.succeeded = try Self.boolean(&scanner)
@@ -331,6 +339,10 @@ private struct RawFields {
         case .pendingRecordZoneChanges: self.pendingRecordZoneChanges = try Self.integer(&scanner)
         }
     }
+
+    /// `"private"` and `"shared"` with their quotes.
+    private static let quotedPrivate = KeyPattern(0x6574_6176_6972_7022, 0x22, length: 9, spelling: #""private""#)
+    private static let quotedShared = KeyPattern(0x2264_6572_6168_7322, 0, length: 8, spelling: #""shared""#)
 
     // MARK: Value readers. Each consumes exactly one value; a wrong JSON type is `.invalid`.
 
@@ -381,6 +393,7 @@ private struct RawFields {
     }
 
     private static func integer(_ scanner: inout JSONScanner) throws(MalformedJSON) -> FieldSlot<Int64> {
+        if let value = scanner.plainInteger() { return .value(value) }
         switch scanner.current {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             guard let value = try scanner.number().integer else { return .invalid }

@@ -289,6 +289,28 @@ struct JSONScanner {
     }
 
     /// Reads a number (the read position is at its first byte) per the JSON grammar.
+    /// The common integer read in one pass: 1 to 18 digits without a sign or a leading zero,
+    /// followed by a byte that does not continue a number (not a digit, `.`, `e` or `E`).
+    /// `nil`, moving nothing, for anything else, which ``number()`` then reads (and judges).
+    @inline(__always)
+    mutating func plainInteger() -> Int64? {
+        let count = self.bytes.count
+        var index = self.position
+        var value: Int64 = 0
+        while index < count, case let digit = self.bytes[index] &- UInt8(ascii: "0"), digit <= 9 {
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        let digits = index - self.position
+        guard digits >= 1, digits <= 18, index < count, digits == 1 || self.bytes[self.position] != UInt8(ascii: "0") else { return nil }
+        switch self.bytes[index] {
+        case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+        default:
+            self.position = index
+            return value
+        }
+    }
+
     mutating func number() throws(MalformedJSON) -> JSONNumber {
         let start = self.position
         let count = self.bytes.count

@@ -53,8 +53,14 @@ enum EnginePeek {
             offset += 8
         }
         if offset < name.count {
+            // The last bytes: the word that ends with them, shifted down, when the name has one.
+            let kept = name.count - offset
             var tail: UInt64 = 0
-            for index in offset..<name.count { tail |= UInt64(name[index]) << (8 * (index - offset)) }
+            if name.count >= 8 {
+                tail = name.loadUnaligned(fromByteOffset: name.count - 8, as: UInt64.self) >> UInt64(8 * (8 - kept))
+            } else {
+                for index in offset..<name.count { tail |= UInt64(name[index]) << (8 * (index - offset)) }
+            }
             hash = (hash ^ tail) &* multiplier
         }
         // The high half, scaled to 0..<count by a multiply: a `div` here was a tenth of the loop.
