@@ -47,6 +47,45 @@ struct StateFileTests {
         #expect(pairs[key]?.errors == monitor.pairs[key]?.errors)
     }
 
+    /// The file written a pair at a time holds the whole document as the daemon encoded it
+    /// before, all at once, so that files of either kind load alike. (The encoder puts an
+    /// object's keys in no fixed order, so both are compared with their keys sorted.)
+    @Test("the file is the whole document's encoding, written a pair at a time", arguments: [0, 1, 3])
+    func streamedIsWholeDocument(extraEngines: Int) throws {
+        var monitor = makeMonitor(realisticSteps)
+        for index in 0..<extraEngines {
+            monitor.apply(Event(engine: InlineName("extra-\(index)")!, database: .shared, payload: .willFetchChanges), at: at(5))
+        }
+        let file = StateFile(directory: self.stateDirectory)
+        let size = try file.save(monitor, now: at(10))
+        let written = try #require(FileManager.default.contents(atPath: file.path))
+        let whole = WholeDocument(
+            version: 1, savedAt: at(10),
+            pairs: monitor.pairs.sorted { $0.key < $1.key }.map { WholeDocument.Entry(engine: $0.key.engine, database: $0.key.database, state: $0.value) })
+        func sorted(_ data: Data) throws -> Data {
+            try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: data), options: [.sortedKeys])
+        }
+        #expect(try sorted(written) == sorted(JSONEncoder().encode(whole)))
+        #expect(size == written.count)
+        // The pairs in their order.
+        let object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+        let engines = (object["pairs"] as? [[String: Any]] ?? []).compactMap { $0["engine"] as? String }
+        #expect(engines == whole.pairs.map(\.engine.description))
+    }
+
+    /// The state file's document, as it was encoded whole.
+    struct WholeDocument: Encodable {
+        var version: Int
+        var savedAt: Timestamp
+        var pairs: [Entry]
+
+        struct Entry: Encodable {
+            var engine: InlineName
+            var database: Database
+            var state: PairState
+        }
+    }
+
     @Test("a missing file loads as missing")
     func missing() {
         #expect({ if case .missing = StateFile(directory: self.stateDirectory).load(now: at(0)) { true } else { false } }())

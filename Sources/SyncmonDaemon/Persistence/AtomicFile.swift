@@ -6,22 +6,24 @@ import Glibc
 enum AtomicFile {
     /// Writes `bytes` to `path` so that a crash leaves the old file or the new one, never half.
     static func write(_ bytes: [UInt8], to path: String) throws {
+        try self.write(to: path) { output in bytes.withUnsafeBytes { output.append($0) } }
+    }
+
+    /// Writes what `produce` appends to `path`, as `write(_:to:)` does, a piece at a time: a
+    /// large file (the state of 10,000 pairs) is never held in memory whole.
+    static func write(to path: String, _ produce: (inout Output) throws -> Void) throws {
         try PushIngestService.prepareDirectory(of: path)
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw DaemonError.system("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var output = Output(descriptor: descriptor)
         var failure: String?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
+        do {
+            try produce(&output)
+            output.flush()
+            failure = output.failure
+        } catch {
+            failure = "\(error)"
         }
         if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
@@ -39,6 +41,50 @@ enum AtomicFile {
             if directory >= 0 {
                 fsync(directory)
                 close(directory)
+            }
+        }
+    }
+
+    /// The temporary file being written: appended bytes gather in a buffer written out at
+    /// 256 KiB. After the first failed write the rest is dropped and the failure kept.
+    struct Output {
+        fileprivate let descriptor: Int32
+        private var buffer: [UInt8] = []
+        fileprivate private(set) var failure: String?
+        /// Bytes appended so far.
+        private(set) var count = 0
+        private static let pieceSize = 256 * 1024
+
+        fileprivate init(descriptor: Int32) {
+            self.descriptor = descriptor
+            self.buffer.reserveCapacity(Self.pieceSize)
+        }
+
+        mutating func append(_ bytes: UnsafeRawBufferPointer) {
+            self.count += bytes.count
+            self.buffer.append(contentsOf: bytes)
+            if self.buffer.count >= Self.pieceSize { self.flush() }
+        }
+
+        mutating func append(_ text: String.UTF8View) {
+            var text = String(text)
+            text.withUTF8 { self.append(UnsafeRawBufferPointer($0)) }
+        }
+
+        fileprivate mutating func flush() {
+            defer { self.buffer.removeAll(keepingCapacity: true) }
+            guard self.failure == nil else { return }
+            self.buffer.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Glibc.write(self.descriptor, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        self.failure = String(cString: strerror(errno))
+                        return
+                    }
+                    offset += written
+                }
             }
         }
     }

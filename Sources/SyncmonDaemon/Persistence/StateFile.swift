@@ -58,15 +58,29 @@ public struct StateFile: Sendable {
     }
 
     /// Writes `monitor`'s pairs atomically; returns the file's size in bytes.
+    ///
+    /// The document is written a pair at a time, each pair encoded on its own and the pieces
+    /// streamed to the file: encoded whole, the encoder built the document as values first,
+    /// and at 10,000 pairs the daemon's RSS rose from 48 to 177 MiB for every save (each
+    /// second while events came). The bytes are the same as the whole document's.
     @discardableResult
     public func save(_ monitor: Monitor, now: Timestamp) throws -> Int {
-        let document = Document(
-            version: 1,
-            savedAt: now,
-            pairs: monitor.pairs.sorted { $0.key < $1.key }.map { Document.Entry(engine: $0.key.engine, database: $0.key.database, state: $0.value) }
-        )
-        let bytes = Array(try JSONEncoder().encode(document))
-        try AtomicFile.write(bytes, to: self.path)
-        return bytes.count
+        let encoder = JSONEncoder()
+        let pairs = monitor.pairs
+        let order = pairs.indices.sorted { pairs.keys[$0] < pairs.keys[$1] }
+        var size = 0
+        try AtomicFile.write(to: self.path) { output in
+            output.append(#"{"version":1,"savedAt":"#.utf8)
+            try encoder.encode(now).withUnsafeBytes { output.append($0) }
+            output.append(#","pairs":["#.utf8)
+            for (position, index) in order.enumerated() {
+                if position > 0 { output.append(",".utf8) }
+                let key = pairs.keys[index]
+                try encoder.encode(Document.Entry(engine: key.engine, database: key.database, state: pairs.values[index])).withUnsafeBytes { output.append($0) }
+            }
+            output.append("]}".utf8)
+            size = output.count
+        }
+        return size
     }
 }
