@@ -39,11 +39,10 @@ enum Heap {
     }
 
     /// Hands freed heap memory back after a state save that wrote `bytes` (1 MiB, about 700
-    /// pairs, and up). Encoding builds the whole document as values first, many small blocks
-    /// several times the file's size; freed, they stayed resident as holes between the pairs'
-    /// own blocks, and nothing trimmed them when no large scrape followed: at 10,000 pairs RSS
-    /// after scrapes read 75-170 MiB instead of 48 (6-15 KiB a pair, against 2.3) whenever a
-    /// save ran last. Saves come at most once a second (`--persist-interval`).
+    /// pairs, and up). The save encodes a pair at a time (`StateFile.save`), but the encoder's
+    /// small blocks for thousands of pairs, freed, could still stay resident as holes between
+    /// the pairs' own blocks when no large scrape followed to trim them. Saves come at most
+    /// once a second (`--persist-interval`).
     static func releaseFreedMemory(afterSaving bytes: Int) {
         guard bytes > 1 << 20 else { return }
         _ = malloc_trim(0)
