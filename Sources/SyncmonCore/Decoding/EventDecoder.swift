@@ -42,13 +42,12 @@ public struct EventDecoder: Sendable {
         var scanner = JSONScanner(line)
         scanner.skipWhitespace()
         if scanner.isAtEnd { return .blank }
-        var fields = RawFields(line: line, recentMinute: self.recentMinute)
+        var fields = RawFields(line: line)
         do {
-            try fields.read(&scanner)
+            try fields.read(&scanner, recent: &self.recentMinute)
         } catch {
             return .rejected(Rejection(.malformed))
         }
-        self.recentMinute = fields.recentMinute
         do throws(DecodeFailure) {
             try fields.assemble(into: &event)
             return .event
@@ -209,16 +208,15 @@ private struct RawFields {
     var error: FieldSlot<ValueRange> = .absent
     /// The line, for decoding the bulky values late.
     let line: UnsafeRawBufferPointer
-    /// The decoder's, while this line is read.
-    var recentMinute: RFC3339.RecentMinute
 
-    init(line: UnsafeRawBufferPointer, recentMinute: RFC3339.RecentMinute) {
+    init(line: UnsafeRawBufferPointer) {
         self.line = line
-        self.recentMinute = recentMinute
     }
 
     /// Reads the top-level object, filling the slots of the keys it knows and checking the rest.
-    mutating func read(_ scanner: inout JSONScanner) throws(MalformedJSON) {
+    /// `recent` is the decoder's minute of the last time read (``RFC3339/RecentMinute``),
+    /// handed through rather than copied into the fields.
+    mutating func read(_ scanner: inout JSONScanner, recent: inout RFC3339.RecentMinute) throws(MalformedJSON) {
         try scanner.expect(UInt8(ascii: "{"))
         if !scanner.consume(UInt8(ascii: "}")) {
             // Writers put their keys in one order, so each key is first tried as one of the two
@@ -238,7 +236,7 @@ private struct RawFields {
                 }
                 scanner.skipWhitespace()
                 if let key {
-                    try self.readValue(for: key, &scanner)
+                    try self.readValue(for: key, &scanner, recent: &recent)
                     guesses = self.keys(after: key)
                 } else {
                     // Unknown keys are ignored (forward compatibility), but must still be valid JSON.
@@ -285,17 +283,17 @@ private struct RawFields {
         }
     }
 
-    private mutating func readValue(for key: FieldKey, _ scanner: inout JSONScanner) throws(MalformedJSON) {
+    private mutating func readValue(for key: FieldKey, _ scanner: inout JSONScanner, recent: inout RFC3339.RecentMinute) throws(MalformedJSON) {
         switch key {
         case .version: self.version = try Self.integer(&scanner)
         case .identifier: self.identifier = try Self.hash(&scanner)
         case .sequence: self.sequence = try Self.integer(&scanner)
         case .type: self.type = try Self.name(&scanner) { EventType($0) }
-        case .time: self.time = try Self.time(&scanner, recent: &self.recentMinute)
+        case .time: self.time = try Self.time(&scanner, recent: &recent)
         case .zone: self.zone = try Self.anyString(&scanner)
         case .kind: self.kind = try Self.enumeration(&scanner) { Phase($0) }
         case .error: self.error = try Self.range(&scanner, opening: UInt8(ascii: "{"))
-        case .ended: self.ended = try Self.time(&scanner, recent: &self.recentMinute)
+        case .ended: self.ended = try Self.time(&scanner, recent: &recent)
         case .phase: self.phase = try Self.enumeration(&scanner) { Phase($0) }
         case .engine:
             if scanner.current == UInt8(ascii: "\""), let end = scanner.plainEnd() {
@@ -311,7 +309,7 @@ private struct RawFields {
                 InlineName.bytes($0, equal: "scheduled") || InlineName.bytes($0, equal: "manual") ? () : nil
             }
         case .status: self.status = try Self.enumeration(&scanner) { AccountStatus(wire: $0) }
-        case .started: self.started = try Self.time(&scanner, recent: &self.recentMinute)
+        case .started: self.started = try Self.time(&scanner, recent: &recent)
         case .database:
             // The two names nearly every line carries, as exact bytes before the general read.
             if scanner.consume(Self.quotedPrivate) {
