@@ -7,8 +7,10 @@ import SyncmonGzip
 ///
 /// Two in flight — one being sent, one queued behind it — lets rendering and sending overlap
 /// without the whole exposition piling up in the channel's outbound buffer (81 MiB at 10,000
-/// pairs); the pieces' memory is reused warm rather than faulted in fresh. When a write fails
-/// (the client went away) the rest is rendered into nothing.
+/// pairs). A piece's buffer, once sent, takes the next piece: a fresh buffer for every piece
+/// was faulted in page by page (a sent one, freed at the top of the heap, went back to the
+/// kernel), 2,000 page faults for an 8.7 MB scrape. When a write fails (the client went away)
+/// the rest is rendered into nothing.
 ///
 /// Used by one rendering thread, which may block: one of the HTTP service's rendering threads,
 /// never an event loop or a thread of the global pool.
@@ -17,7 +19,10 @@ final class StreamedResponseWriter: @unchecked Sendable {
     private let compressor: GzipCompressor?
     private let pieceSize: Int
     private var outgoing: ByteBuffer
-    private var inFlight: [EventLoopFuture<Void>] = []
+    /// Pieces being sent, with their buffers to take back once sent.
+    private var inFlight: [(sent: EventLoopFuture<Void>, piece: ByteBuffer)] = []
+    /// A sent piece's buffer, emptied, for the next piece.
+    private var spare: ByteBuffer?
     private var failed = false
 
     /// Uncompressed bytes rendered so far.
@@ -64,15 +69,19 @@ final class StreamedResponseWriter: @unchecked Sendable {
 
     private func send() {
         while !self.failed, self.inFlight.count >= 2 {
+            var (sent, piece) = self.inFlight.removeFirst()
             do {
-                try self.inFlight.removeFirst().wait()
+                try sent.wait()
+                // Sent: the channel let go of it, so emptying it keeps its memory.
+                piece.clear()
+                self.spare = piece
             } catch {
                 self.failed = true
             }
         }
         guard !self.failed else { return }
         let piece = self.outgoing
-        self.outgoing = self.channel.allocator.buffer(capacity: Self.capacity(forPieceSize: self.pieceSize))
-        self.inFlight.append(self.channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(piece))))
+        self.outgoing = self.spare.take() ?? self.channel.allocator.buffer(capacity: Self.capacity(forPieceSize: self.pieceSize))
+        self.inFlight.append((self.channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(piece))), piece))
     }
 }
