@@ -202,26 +202,38 @@ extension PairState {
         self.liveness = self.liveness.heard()
         if time > self.lastEvent { self.lastEvent = time }
 
+        // The events without data by their type: matching the payload copies it (200 bytes)
+        // to the stack, twice, on every event.
+        switch event.type {
+        case .willFetchChanges: self.importPhase.start(at: time)
+        case .willFetchRecordZoneChanges: self.importPhase.progress(at: time)
+        case .didFetchChanges: self.endCycle(.import, at: time)
+        case .willSendChanges: self.exportPhase.start(at: time)
+        case .didSendChanges: self.endCycle(.export, at: time)
+        default: self.applyPayload(of: event, at: time, connection: connection)
+        }
+
+        if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
+            self.suppressionEnded = max(self.suppressionEnded ?? time, time)
+        }
+    }
+
+    /// What an event with data does (the others are `apply(_:at:connection:)`'s).
+    private mutating func applyPayload(of event: Event, at time: Timestamp, connection: UInt64?) {
         switch event.payload {
-        case .willFetchChanges:
-            self.importPhase.start(at: time)
+        case .willFetchChanges, .willFetchRecordZoneChanges, .didFetchChanges, .willSendChanges, .didSendChanges:
+            break
         case .fetchedDatabaseChanges(let modifications, let deletions),
             .fetchedRecordZoneChanges(let modifications, let deletions):
             self.importPhase.progress(at: time)
             self.recordsFetched.changed &+= UInt64(modifications)
             self.recordsFetched.deleted &+= UInt64(deletions)
-        case .willFetchRecordZoneChanges:
-            self.importPhase.progress(at: time)
         case .didFetchRecordZoneChanges(let error):
             self.importPhase.progress(at: time)
             if let error {
                 self.count(error, phase: .import, at: time)
                 self.importPhase.note(error)
             }
-        case .didFetchChanges:
-            self.endCycle(.import, at: time)
-        case .willSendChanges:
-            self.exportPhase.start(at: time)
         case .sentDatabaseChanges(_, _, let failures):
             self.exportPhase.progress(at: time)
             self.count(failures, phase: .export, at: time)
@@ -230,8 +242,6 @@ extension PairState {
             self.recordsSent.changed &+= UInt64(saved)
             self.recordsSent.deleted &+= UInt64(deleted)
             self.count(failures, phase: .export, at: time)
-        case .didSendChanges:
-            self.endCycle(.export, at: time)
         case .stateUpdate(let recordZone, let database):
             self.setPending(recordZone: recordZone ?? self.pendingRecordZoneChanges, database: database ?? self.pendingDatabaseChanges, at: time)
         case .accountChange(let change):
@@ -257,10 +267,6 @@ extension PairState {
                 // containerEvent setup reports its own outcome.
                 self.withPhase(phase) { _ = $0.note(error) }
             }
-        }
-
-        if wasSuppressed, !self.isSuppressed(at: time, includingThrottle: false) {
-            self.suppressionEnded = max(self.suppressionEnded ?? time, time)
         }
     }
 
