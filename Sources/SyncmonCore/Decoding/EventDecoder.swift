@@ -172,9 +172,9 @@ private struct RawFields {
     /// Where the line holds each bulky value; it is decoded only if the type needs it, which
     /// keeps this struct small (it is rebuilt for every line).
     var engine: FieldSlot<ValueRange> = .absent
-    /// The engine's name where it stands in the line, when `engine` is a plain string (no
-    /// escapes, ASCII only): read from there, it needs no second scan.
-    var plainEngine: ValueRange? = nil
+    /// Whether `engine` is a plain string (ASCII, no escapes): its name is then read where it
+    /// stands, without a second scan.
+    var engineIsPlain = false
     var database: FieldSlot<Database> = .absent
     /// `.value(nil)` is a string naming no known type.
     var type: FieldSlot<EventType?> = .absent
@@ -298,11 +298,11 @@ private struct RawFields {
         case .engine:
             if scanner.current == UInt8(ascii: "\""), let end = scanner.plainEnd() {
                 self.engine = .value(ValueRange(start: scanner.position, end: end + 1))
-                self.plainEngine = ValueRange(start: scanner.position + 1, end: end)
+                self.engineIsPlain = true
                 scanner.position = end + 1
             } else {
                 self.engine = try Self.range(&scanner, opening: UInt8(ascii: "\""))
-                self.plainEngine = nil
+                self.engineIsPlain = false
             }
         case .reason:
             self.reason = try Self.enumeration(&scanner) {
@@ -559,8 +559,8 @@ private struct RawFields {
         guard case .value(let typeName) = self.type else { throw DecodeFailure(.invalidField, field: "type") }
         guard let type = typeName else { throw DecodeFailure(.unknownType, field: "type") }
         let engineSlot: FieldSlot<InlineName>
-        if let plain = self.plainEngine {
-            engineSlot = Self.engineName(UnsafeRawBufferPointer(rebasing: self.line[plain.start..<plain.end]))
+        if self.engineIsPlain, case .value(let quoted) = self.engine {
+            engineSlot = Self.engineName(UnsafeRawBufferPointer(rebasing: self.line[(quoted.start + 1)..<(quoted.end - 1)]))
         } else {
             engineSlot = try self.late(self.engine, "engine", Self.engineName)
         }
