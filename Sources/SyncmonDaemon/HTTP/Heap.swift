@@ -37,14 +37,4 @@ enum Heap {
         guard bytes > 16 << 20 else { return }
         _ = malloc_trim(0)
     }
-
-    /// Hands freed heap memory back after a state save that wrote `bytes` (1 MiB, about 700
-    /// pairs, and up). The save encodes a pair at a time (`StateFile.save`), but the encoder's
-    /// small blocks for thousands of pairs, freed, could still stay resident as holes between
-    /// the pairs' own blocks when no large scrape followed to trim them. Saves come at most
-    /// once a second (`--persist-interval`).
-    static func releaseFreedMemory(afterSaving bytes: Int) {
-        guard bytes > 1 << 20 else { return }
-        _ = malloc_trim(0)
-    }
 }

@@ -66,9 +66,9 @@ enum AtomicFile {
             if self.buffer.count >= Self.pieceSize { self.flush() }
         }
 
-        mutating func append(_ text: String.UTF8View) {
-            var text = String(text)
-            text.withUTF8 { self.append(UnsafeRawBufferPointer($0)) }
+        /// The document's own punctuation and keys, spelled in the source.
+        mutating func append(_ text: StaticString) {
+            self.append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
 
         fileprivate mutating func flush() {

@@ -86,8 +86,7 @@ public struct PersistenceService: Service {
         let now = self.clock.wallTime()
         let metadata: Logger.Metadata = [SyncmonMetadataKey.statePath: "\(self.file.path)"]
         do {
-            let saved = try self.file.save(monitor, now: now)
-            Heap.releaseFreedMemory(afterSaving: saved)
+            try self.file.save(monitor, now: now)
             if self.health.snapshot.failingInARow > 0 {
                 self.logger.notice("state saved again", metadata: metadata)
             }

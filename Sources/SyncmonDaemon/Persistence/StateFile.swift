@@ -62,23 +62,24 @@ public struct StateFile: Sendable {
     /// The document is written a pair at a time, each pair encoded on its own and the pieces
     /// streamed to the file: encoded whole, the encoder built the document as values first,
     /// and at 10,000 pairs the daemon's RSS rose from 48 to 177 MiB for every save (each
-    /// second while events came). The bytes are the same as the whole document's.
+    /// second while events came). It is the same document: the same keys and values (the
+    /// encoder never fixed the order of an object's keys).
     @discardableResult
     public func save(_ monitor: Monitor, now: Timestamp) throws -> Int {
         let encoder = JSONEncoder()
         let pairs = monitor.pairs
-        let order = pairs.indices.sorted { pairs.keys[$0] < pairs.keys[$1] }
+        let order = PairOrder.sorted(pairs)
         var size = 0
         try AtomicFile.write(to: self.path) { output in
-            output.append(#"{"version":1,"savedAt":"#.utf8)
+            output.append(#"{"version":1,"savedAt":"#)
             try encoder.encode(now).withUnsafeBytes { output.append($0) }
-            output.append(#","pairs":["#.utf8)
+            output.append(#","pairs":["#)
             for (position, index) in order.enumerated() {
-                if position > 0 { output.append(",".utf8) }
+                if position > 0 { output.append(",") }
                 let key = pairs.keys[index]
                 try encoder.encode(Document.Entry(engine: key.engine, database: key.database, state: pairs.values[index])).withUnsafeBytes { output.append($0) }
             }
-            output.append("]}".utf8)
+            output.append("]}")
             size = output.count
         }
         return size
