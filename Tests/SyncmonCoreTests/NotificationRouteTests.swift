@@ -6,7 +6,7 @@ import Testing
 /// repeat, resolution, the rate limit, failed deliveries, `forget`, and the route's memory
 /// across a restart. Each case is a timeline of summaries; the route is driven only at the
 /// times it asks for (`nextWake`) and when a summary changes, as the daemon drives it.
-@Suite("Notification route")
+@Suite("RouteNotification route")
 struct NotificationRouteTests {
     /// One summary change: `seconds` after the base instant, `pair` is `summary`.
     struct Change: Sendable {
@@ -189,7 +189,7 @@ struct NotificationRouteTests {
 
     @Test("backoff doubles from 10 s to at most an hour", arguments: [(1, 10), (2, 20), (3, 40), (8, 1_280), (9, 2_560), (10, 3_600), (50, 3_600)])
     func backoff(_ failures: Int, _ seconds: Int64) {
-        #expect(Notification.backoff(afterFailures: failures) == .seconds(seconds))
+        #expect(RouteNotification.backoff(afterFailures: failures) == .seconds(seconds))
     }
 }
 

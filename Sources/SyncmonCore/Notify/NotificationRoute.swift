@@ -27,7 +27,7 @@ public struct NotificationRoute: Sendable {
     /// `syncmon forget`: the pair resolves silently, and nothing owed for it is sent.
     public mutating func forget(_ pair: PairKey) {
         self.state.alerts[pair] = nil
-        self.state.withdraw(pair, kinds: Notification.Kind.allCases)
+        self.state.withdraw(pair, kinds: RouteNotification.Kind.allCases)
     }
 
     /// Moves the route to `now`: pairs held long enough fire or resolve, repeats fall due,
@@ -36,14 +36,14 @@ public struct NotificationRoute: Sendable {
         for (pair, alert) in self.state.alerts.sorted(by: { $0.key < $1.key }) {
             self.advance(pair, alert, to: now)
         }
-        for kind in Notification.Kind.allCases {
+        for kind in RouteNotification.Kind.allCases {
             if let gathering = self.state.gathering[kind], gathering.closesAt <= now {
                 self.state.gathering[kind] = nil
                 self.state.hold(gathering.pairs, kind: kind)
             }
         }
         self.state.released.removeAll { $0.adding(.seconds(Int64(3_600))) <= now }
-        for kind in Notification.Kind.allCases where !(self.state.held[kind] ?? []).isEmpty {
+        for kind in RouteNotification.Kind.allCases where !(self.state.held[kind] ?? []).isEmpty {
             guard self.state.released.count < self.policy.ratePerHour else { break }
             self.state.release(kind: kind, at: now)
         }
@@ -73,7 +73,7 @@ public struct NotificationRoute: Sendable {
     }
 
     /// Adds a decided pair to its kind's open group, opening one that closes after `group`.
-    private mutating func gather(_ notified: NotifiedPair, kind: Notification.Kind, at now: Timestamp) {
+    private mutating func gather(_ notified: NotifiedPair, kind: RouteNotification.Kind, at now: Timestamp) {
         var gathering = self.state.gathering[kind] ?? Gathering(closesAt: now.adding(self.policy.group), pairs: [])
         gathering.pairs.removeAll { $0.pair == notified.pair }
         gathering.pairs.append(notified)
@@ -100,7 +100,7 @@ public struct NotificationRoute: Sendable {
     }
 
     /// The owed notifications whose attempt is due at `now`, marked in flight.
-    public mutating func startDeliveries(at now: Timestamp) -> [Notification] {
+    public mutating func startDeliveries(at now: Timestamp) -> [RouteNotification] {
         let due = self.state.owed.filter { $0.nextAttempt <= now && !self.inFlight.contains($0.id) }
         self.inFlight.formUnion(due.map(\.id))
         return due
@@ -118,6 +118,6 @@ public struct NotificationRoute: Sendable {
         self.inFlight.remove(id)
         guard let index = self.state.owed.firstIndex(where: { $0.id == id }) else { return }
         self.state.owed[index].failures += 1
-        self.state.owed[index].nextAttempt = now.adding(Notification.backoff(afterFailures: self.state.owed[index].failures))
+        self.state.owed[index].nextAttempt = now.adding(RouteNotification.backoff(afterFailures: self.state.owed[index].failures))
     }
 }

@@ -134,21 +134,21 @@ private struct PersistedPair: Codable {
 
 /// A group being gathered (with `closesAt`) or held back by the rate limit (without).
 private struct PersistedGathering: Codable {
-    var kind: Notification.Kind
+    var kind: RouteNotification.Kind
     var closesAt: Timestamp?
     var pairs: [PersistedPair]
 }
 
-/// One owed `Notification`.
+/// One owed `RouteNotification`.
 private struct PersistedNotification: Codable {
     var id: UInt64
-    var kind: Notification.Kind
+    var kind: RouteNotification.Kind
     var pairs: [PersistedPair]
     var decidedAt: Timestamp
     var failures: Int
     var nextAttempt: Timestamp
 
-    init(_ notification: Notification) {
+    init(_ notification: RouteNotification) {
         self.id = notification.id
         self.kind = notification.kind
         self.pairs = notification.pairs.map(PersistedPair.init)
@@ -157,8 +157,8 @@ private struct PersistedNotification: Codable {
         self.nextAttempt = notification.nextAttempt
     }
 
-    func notification() throws -> Notification {
-        Notification(
+    func notification() throws -> RouteNotification {
+        RouteNotification(
             id: self.id, kind: self.kind, pairs: try self.pairs.map { try $0.notified() }, decidedAt: self.decidedAt, failures: self.failures,
             nextAttempt: self.nextAttempt
         )

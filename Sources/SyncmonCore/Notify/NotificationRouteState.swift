@@ -4,11 +4,11 @@
 public struct NotificationRouteState: Equatable, Sendable {
     public internal(set) var alerts: [PairKey: PairAlert] = [:]
     /// Per kind, the pairs decided within the open group.
-    var gathering: [Notification.Kind: Gathering] = [:]
+    var gathering: [RouteNotification.Kind: Gathering] = [:]
     /// Per kind, pairs whose group closed while the rate limit was spent: folded into the next.
-    var held: [Notification.Kind: [NotifiedPair]] = [:]
+    var held: [RouteNotification.Kind: [NotifiedPair]] = [:]
     /// Released and not yet delivered, oldest first.
-    public internal(set) var owed: [Notification] = []
+    public internal(set) var owed: [RouteNotification] = []
     /// When notifications were released within the last hour, for the rate limit.
     var released: [Timestamp] = []
     var nextID: UInt64 = 1
@@ -21,7 +21,7 @@ public struct NotificationRouteState: Equatable, Sendable {
 
     /// Adds a closed group's pairs to what waits for the rate limit, a later decision about a
     /// pair replacing an earlier one.
-    mutating func hold(_ pairs: [NotifiedPair], kind: Notification.Kind) {
+    mutating func hold(_ pairs: [NotifiedPair], kind: RouteNotification.Kind) {
         var held = self.held[kind] ?? []
         for notified in pairs {
             held.removeAll { $0.pair == notified.pair }
@@ -31,10 +31,10 @@ public struct NotificationRouteState: Equatable, Sendable {
     }
 
     /// Everything held of `kind` as one notification, owed from `now`.
-    mutating func release(kind: Notification.Kind, at now: Timestamp) {
+    mutating func release(kind: RouteNotification.Kind, at now: Timestamp) {
         let pairs = (self.held[kind] ?? []).sorted { $0.pair < $1.pair }
         self.held[kind] = nil
-        self.owed.append(Notification(id: self.nextID, kind: kind, pairs: pairs, decidedAt: now, nextAttempt: now))
+        self.owed.append(RouteNotification(id: self.nextID, kind: kind, pairs: pairs, decidedAt: now, nextAttempt: now))
         self.nextID += 1
         self.released.append(now)
     }
@@ -42,7 +42,7 @@ public struct NotificationRouteState: Equatable, Sendable {
     /// Takes `pair` out of everything not yet delivered of `kinds`; a notification left with no
     /// pair is no longer owed. Returns whether anything was taken (each counted as dropped).
     @discardableResult
-    mutating func withdraw(_ pair: PairKey, kinds: [Notification.Kind]) -> Bool {
+    mutating func withdraw(_ pair: PairKey, kinds: [RouteNotification.Kind]) -> Bool {
         var found = 0
         for kind in kinds {
             found += self.gathering[kind]?.pairs.removeAll(counting: pair) ?? 0

@@ -1,6 +1,6 @@
 /// One notification a route decided to send (docs/notifications.md): the pairs it covers, what
 /// happened to them, and its delivery so far. Owed until delivered; kept across restarts.
-public struct Notification: Equatable, Sendable {
+public struct RouteNotification: Equatable, Sendable {
     /// Whether the pairs fired or resolved (`SYNCMON_EVENT`).
     public enum Kind: String, CaseIterable, Sendable, Codable {
         case firing
@@ -15,9 +15,18 @@ public struct Notification: Equatable, Sendable {
     /// When the route released it to be delivered.
     public var decidedAt: Timestamp
     /// Failed deliveries so far.
-    public var failures: Int = 0
+    public var failures: Int
     /// When the next delivery may be tried.
     public var nextAttempt: Timestamp
+
+    public init(id: UInt64, kind: Kind, pairs: [NotifiedPair], decidedAt: Timestamp, failures: Int = 0, nextAttempt: Timestamp) {
+        self.id = id
+        self.kind = kind
+        self.pairs = pairs
+        self.decidedAt = decidedAt
+        self.failures = failures
+        self.nextAttempt = nextAttempt
+    }
 
     /// The wait after the `failures`-th failure: 10 s, doubling, at most an hour.
     public static func backoff(afterFailures failures: Int) -> TimeSpan {
@@ -34,5 +43,12 @@ public struct NotifiedPair: Equatable, Sendable {
     /// When it entered the route's `when` (for a resolution: how long it was broken started here).
     public var since: Timestamp
     /// A firing sent again after `repeat`, not a new one.
-    public var isRepeat: Bool = false
+    public var isRepeat: Bool
+
+    public init(pair: PairKey, summary: Summary, since: Timestamp, isRepeat: Bool = false) {
+        self.pair = pair
+        self.summary = summary
+        self.since = since
+        self.isRepeat = isRepeat
+    }
 }
