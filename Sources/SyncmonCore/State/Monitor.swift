@@ -130,6 +130,18 @@ public struct Monitor: Sendable {
         }
     }
 
+    /// A push connection closed after at most one line: a one-shot sender's (`syncmon emit`),
+    /// which ties no engine (docs/protocol.md#liveness). An engine it started stays up, untied,
+    /// so that neither its closing nor a daemon restart makes it `engine_down`. Returns whether
+    /// any pair was tied to it (the state to save changed; no verdict did).
+    public mutating func connectionReleased(_ connection: UInt64) -> Bool {
+        var released = false
+        for index in self.pairs.indices where self.pairs.values[index].liveness.connection == connection {
+            released = self.pairs.values[index].connectionReleased() || released
+        }
+        return released
+    }
+
     /// Puts back a pair restored from state saved at `savedAt`, as the daemon starts at
     /// `start`, unless the pair is already tracked (docs/protocol.md#liveness).
     ///

@@ -421,6 +421,14 @@ extension PairState {
         self.unknownBecause = reason
     }
 
+    /// The push connection this pair is tied to closed after a single line: a one-shot
+    /// sender's, which ties nothing. Returns whether the pair was tied to it.
+    mutating func connectionReleased() -> Bool {
+        guard self.liveness.connection != nil else { return false }
+        self.liveness = self.liveness.released()
+        return true
+    }
+
     /// The push connection this pair is tied to closed without `engineStopped`.
     public mutating func connectionClosed() {
         guard self.liveness.connection != nil else { return }

@@ -130,6 +130,16 @@ public final class MonitorStore: Sendable {
         }
     }
 
+    /// A push connection closed after at most one line (`syncmon emit`): the engines it
+    /// started are untied from it. Nothing to log; the state to save changed.
+    public func connectionReleased(_ connection: UInt64, now: Timestamp) {
+        self.mutate { state in
+            guard state.monitor.connectionReleased(connection) else { return }
+            state.markDirty(at: now)
+            state.generation &+= 1
+        }
+    }
+
     /// A source cannot (`reason`) or again can (`nil`) see the pair's engine (SPEC §10.3: a
     /// unit systemd does not know): the pair reads `unknown` meanwhile. Returns the changes to log.
     public func setUnknown(_ key: PairKey, because reason: String?, now: Timestamp) -> [StatusChange] {
