@@ -130,6 +130,28 @@ struct RestartLivenessTests {
         #expect(monitor.evaluate(Self.key("stopper"), at: at(1_051))?.summary != .stopped)
     }
 
+    @Test(
+        "a source that cannot reach its engine takes the engine's restored pairs down at once, and no other's",
+        arguments: [
+            // (engine whose source is lost, engine looked at, summary just after, summary after a new start)
+            ("tied", "tied", Summary.engineDown, Summary.inProgress),
+            ("promiser", "promiser", .engineDown, .inProgress),
+            ("tied", "promiser", .inProgress, .inProgress),
+            // Stopped and up pairs are not the restart's to take down.
+            ("stopper", "stopper", .stopped, .inProgress),
+            ("emitted", "emitted", .succeeded, .inProgress),
+        ])
+    func sourceLost(lost: String, looked: String, expected: Summary, afterStart: Summary) throws {
+        var monitor = try Self.restarted(at: 1_000)
+        monitor.sourceLost(name(lost), connection: 99)
+        #expect(monitor.evaluate(Self.key(looked), at: at(1_001))?.summary == expected)
+        // Heard from again through the source's connection: up, and tied to it.
+        monitor.apply(Event(engine: name(looked), payload: .engineStarted(heartbeatInterval: nil)), at: at(1_002), connection: 99)
+        #expect(monitor.evaluate(Self.key(looked), at: at(1_003))?.summary == afterStart)
+        monitor.sourceLost(name(looked), connection: 99)
+        #expect(monitor.evaluate(Self.key(looked), at: at(1_004))?.summary == .engineDown)
+    }
+
     @Test("a second restart before the grace ran out gives the grace again; after it, the pair stays down")
     func restartTwice() throws {
         let first = try Self.restarted(at: 1_000)

@@ -429,6 +429,12 @@ extension PairState {
         return true
     }
 
+    /// The source that reads this pair's engine cannot reach it: down until heard from again.
+    mutating func engineUnreachable() {
+        self.verdictHoldsUntil = .distantPast
+        self.liveness = .down(heartbeat: self.liveness.heartbeat)
+    }
+
     /// The push connection this pair is tied to closed without `engineStopped`.
     public mutating func connectionClosed() {
         guard self.liveness.connection != nil else { return }
