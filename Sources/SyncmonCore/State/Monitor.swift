@@ -133,7 +133,7 @@ public struct Monitor: Sendable {
     /// An adapter's source lost its engine (a Syncthing whose API refuses): the pairs tied to
     /// the source's `connection` are down, as by ``connectionClosed(_:)``, and so are the
     /// engine's pairs restored from the daemon's previous run and not heard from since, which
-    /// no connection of this run ties (docs/syncthing.md, "Liveness"): they would otherwise wait
+    /// no connection of this run ties (docs/syncthing.md#when-syncthing-is-unreachable): they would otherwise wait
     /// out their restart grace.
     public mutating func sourceLost(_ engine: InlineName, connection: UInt64) {
         self.connectionClosed(connection)
