@@ -17,7 +17,8 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
             Exit status follows the Nagios plugin convention, so this works as a check command: \
             0 OK (succeeded, in_progress, not_started, throttled, retrying, stopped), 1 WARNING \
-            (no_network, account_not_available), 2 CRITICAL (error, stalled, engine_down), \
+            (no_network, account_not_available), 2 CRITICAL (error, stalled, engine_down, or a \
+            --subscribe source not connected: listed after the table with its last error), \
             3 UNKNOWN (no engines, or the daemon cannot be reached).
 
             --format nagios prints one line in the plugin output convention, for Nagios and \
@@ -216,18 +217,19 @@ struct StatusCommand: AsyncParsableCommand {
         do {
             let status = try await client.fetch(engine: self.engine)
             let rows = status.document.engines
-            var look = Look(severity: Severity.worst(of: rows.map(\.summary.severity)), rows: rows)
+            var look = Look(severity: status.document.severity, rows: rows)
             switch format {
             case .json:
                 look.output = status.json + (status.json.hasSuffix("\n") ? "" : "\n")
             case .nagios:
-                look.output = NagiosLine.render(rows: rows, engine: self.engine) + "\n"
+                look.output = NagiosLine.render(rows: rows, sources: status.document.sources ?? [], engine: self.engine) + "\n"
             case .table:
                 if rows.isEmpty, let engine = self.engine {
                     look.output = "No engine named \(engine) is tracked.\n"
                 } else {
                     look.output = StatusTable.render(rows: rows, now: status.document.now, colors: colors, wide: self.wide)
                 }
+                look.output += SourceTroubleText.render(status.document.sources ?? [], now: status.document.now, colors: colors)
                 // The state on disk is behind: the operator should know before a restart.
                 if let warning = status.document.stateSave?.warning { look.errors.append("syncmon status: warning: \(warning)") }
             }

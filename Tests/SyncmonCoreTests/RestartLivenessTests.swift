@@ -29,6 +29,19 @@ struct RestartLivenessTests {
         apply("tied", .accountStatus(.available), 1, connection: 4)
         apply("tied", .willFetchChanges, 2, connection: 4)
         apply("tied", .didFetchChanges, 3, connection: 4)
+        // `syncmon emit`: one line per connection, each released as it closes.
+        for (payload, seconds, connection) in [
+            (EventPayload.engineStarted(heartbeatInterval: nil), Int64(0), UInt64(5)), (.willFetchChanges, 1, 6), (.didFetchChanges, 2, 7),
+        ] {
+            apply("emitted", payload, seconds, connection: connection)
+            _ = monitor.connectionReleased(connection)
+        }
+        // `syncmon wrap`: one run on one connection, from `runStarted` to `runEnded`.
+        apply("wrapped", .runStarted(heartbeatInterval: span(10)), 0, connection: 8)
+        apply("wrapped", container(.export, id: "run", started: 0), 0, connection: 8)
+        apply("wrapped", container(.export, id: "run", started: 0, ended: 5, succeeded: true), 5, connection: 8)
+        apply("wrapped", .runEnded, 5, connection: 8)
+        monitor.connectionClosed(8)
         apply("missed", .runStarted(heartbeatInterval: span(10)), 0)
         apply("importing", .willFetchChanges, 50)
         return monitor
@@ -53,6 +66,10 @@ struct RestartLivenessTests {
             ("promiser", 1_000, .inProgress), ("promiser", 1_089, .inProgress), ("promiser", 1_090, .engineDown),
             // Tied without a promise: 60 s for its client to reconnect.
             ("tied", 1_059, .succeeded), ("tied", 1_060, .engineDown),
+            // Only ever heard through one-shot connections (`syncmon emit`): nothing to wait for.
+            ("emitted", 1_000, .succeeded), ("emitted", 1_060, .succeeded), ("emitted", 100_000, .succeeded),
+            // A `syncmon wrap` run that ended: the outcome of the run, whatever the time.
+            ("wrapped", 1_000, .succeeded), ("wrapped", 1_060, .succeeded), ("wrapped", 100_000, .succeeded),
             // Had missed its heartbeats (3 × 10 s after 0) before the save: down at once.
             ("missed", 1_000, .engineDown),
             // No promise, no tie: up; its open import gets the full 300 s from the start.
@@ -77,6 +94,27 @@ struct RestartLivenessTests {
         // And the liveness verdicts fall due on time, found by the deadline-driven looks alone.
         #expect(monitor.pairs[Self.key("promiser")]?.reported?.summary == .engineDown)
         #expect(monitor.pairs[Self.key("tied")]?.reported?.summary == .engineDown)
+        #expect(monitor.pairs[Self.key("emitted")]?.reported?.summary == .succeeded)
+        #expect(monitor.pairs[Self.key("wrapped")]?.reported?.summary == .succeeded)
+    }
+
+    @Test(
+        "a one-shot connection releases the tie its line made, and only that one",
+        arguments: [
+            // (tied to, released, liveness after)
+            (UInt64(5), UInt64(5), Liveness.up(heartbeat: nil, connection: nil)),
+            (5, 6, .up(heartbeat: nil, connection: 5)),
+        ])
+    func released(tiedTo connection: UInt64, released: UInt64, expected: Liveness) {
+        var monitor = Monitor()
+        monitor.apply(Event(engine: notes, payload: .engineStarted(heartbeatInterval: nil)), at: at(0), connection: connection)
+        #expect(monitor.connectionReleased(released) == (connection == released))
+        #expect(monitor.pairs[notesKey]?.liveness == expected)
+        // A promise survives the release: the engine is still down 3 × it after its last event.
+        var promising = Monitor()
+        promising.apply(Event(engine: notes, payload: .engineStarted(heartbeatInterval: span(10))), at: at(0), connection: connection)
+        _ = promising.connectionReleased(released)
+        #expect(promising.evaluate(notesKey, at: at(30))?.summary == .engineDown)
     }
 
     @Test("a restored pair heard from again is up, keeps its promise, and is down 3 × it after its last event")
@@ -90,6 +128,28 @@ struct RestartLivenessTests {
         #expect(monitor.evaluate(Self.key("crashed"), at: at(5_000))?.summary != .engineDown)
         monitor.apply(Event(engine: name("stopper"), payload: .engineStarted(heartbeatInterval: nil)), at: at(1_050), connection: 10)
         #expect(monitor.evaluate(Self.key("stopper"), at: at(1_051))?.summary != .stopped)
+    }
+
+    @Test(
+        "a source that cannot reach its engine takes the engine's restored pairs down at once, and no other's",
+        arguments: [
+            // (engine whose source is lost, engine looked at, summary just after, summary after a new start)
+            ("tied", "tied", Summary.engineDown, Summary.inProgress),
+            ("promiser", "promiser", .engineDown, .inProgress),
+            ("tied", "promiser", .inProgress, .inProgress),
+            // Stopped and up pairs are not the restart's to take down.
+            ("stopper", "stopper", .stopped, .inProgress),
+            ("emitted", "emitted", .succeeded, .inProgress),
+        ])
+    func sourceLost(lost: String, looked: String, expected: Summary, afterStart: Summary) throws {
+        var monitor = try Self.restarted(at: 1_000)
+        monitor.sourceLost(name(lost), connection: 99)
+        #expect(monitor.evaluate(Self.key(looked), at: at(1_001))?.summary == expected)
+        // Heard from again through the source's connection: up, and tied to it.
+        monitor.apply(Event(engine: name(looked), payload: .engineStarted(heartbeatInterval: nil)), at: at(1_002), connection: 99)
+        #expect(monitor.evaluate(Self.key(looked), at: at(1_003))?.summary == afterStart)
+        monitor.sourceLost(name(looked), connection: 99)
+        #expect(monitor.evaluate(Self.key(looked), at: at(1_004))?.summary == .engineDown)
     }
 
     @Test("a second restart before the grace ran out gives the grace again; after it, the pair stays down")

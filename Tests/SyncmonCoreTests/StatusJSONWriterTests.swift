@@ -76,6 +76,18 @@ struct StatusJSONWriterTests {
             ("every row shape", StatusDocument(now: Self.now, engines: rows)),
             ("state saved", StatusDocument(now: Self.now, engines: [rows[1]], stateSave: StateSaveStatus(lastSave: started, failures: 0, failingInARow: 0))),
             ("state never saved", StatusDocument(now: Self.now, engines: [], stateSave: StateSaveStatus(lastSave: nil, failures: 4, failingInARow: 4))),
+            ("no sources", StatusDocument(now: Self.now, engines: [rows[0]], sources: [])),
+            (
+                "sources",
+                StatusDocument(
+                    now: Self.now, engines: [],
+                    stateSave: StateSaveStatus(lastSave: started, failures: 0, failingInARow: 0),
+                    sources: [
+                        SourceStatus(name: "st", kind: "syncthing", state: .disconnected, since: started, lastError: Self.awkward.message, reconnects: 12),
+                        SourceStatus(name: "log", kind: "file", state: .connected, since: Self.now, lastError: nil, reconnects: 0),
+                        SourceStatus(name: "unit-x", kind: "unit", state: .starting, since: started, lastError: nil, reconnects: 0),
+                    ])
+            ),
         ]
     }
 
@@ -98,6 +110,7 @@ struct StatusJSONWriterTests {
             let read = try JSONDecoder().decode(StatusDocument.self, from: Data(document.json()))
             #expect(read.now == document.now, "\(name)")
             #expect(read.stateSave == document.stateSave, "\(name)")
+            #expect(read.sources == document.sources, "\(name)")
             #expect(read.engines.map(\.key) == document.engines.map(\.key), "\(name)")
             #expect(read.engines.map(\.summary) == document.engines.map(\.summary), "\(name)")
             #expect(read.engines.map(\.stalls) == document.engines.map(\.stalls), "\(name)")
@@ -113,7 +126,8 @@ struct StatusJSONWriterTests {
 private struct EncoderOracle: Encodable {
     let document: StatusDocument
 
-    enum DocumentKeys: String, CodingKey { case now, engines, stateSave }
+    enum DocumentKeys: String, CodingKey { case now, engines, stateSave, sources }
+    enum SourceKeys: String, CodingKey { case name, kind, state, since, lastError, reconnects }
     enum RowKeys: String, CodingKey {
         case engine, database, summary, stalled, account, network, setup, `import`, export
         case throttledUntil, pending, lastEvent, up, canary, unknownReason
@@ -131,6 +145,18 @@ private struct EncoderOracle: Encodable {
         try container.encode(RFC3339.format(self.document.now), forKey: .now)
         var rows = container.nestedUnkeyedContainer(forKey: .engines)
         for row in self.document.engines { try Self.encode(row, into: rows.nestedContainer(keyedBy: RowKeys.self)) }
+        if let sources = self.document.sources {
+            var array = container.nestedUnkeyedContainer(forKey: .sources)
+            for source in sources {
+                var object = array.nestedContainer(keyedBy: SourceKeys.self)
+                try object.encode(source.name, forKey: .name)
+                try object.encode(source.kind, forKey: .kind)
+                try object.encode(source.state.rawValue, forKey: .state)
+                try object.encode(RFC3339.format(source.since), forKey: .since)
+                try object.encode(source.lastError, forKey: .lastError)
+                try object.encode(source.reconnects, forKey: .reconnects)
+            }
+        }
         if let save = self.document.stateSave {
             var object = container.nestedContainer(keyedBy: SaveKeys.self, forKey: .stateSave)
             try object.encode(save.lastSave.map(RFC3339.format), forKey: .lastSave)

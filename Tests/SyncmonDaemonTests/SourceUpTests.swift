@@ -80,7 +80,8 @@ struct SourceUpTests {
     @Test("a source that keeps failing logs once per reason: a new reason (a wrong API key after a refusal) is logged")
     func reasonChanges() throws {
         let recorder = RecordingLogHandler.Storage()
-        let registry = SourceRegistry(names: ["st"], logger: Logger(label: "test") { _ in RecordingLogHandler(storage: recorder) })
+        let registry = SourceRegistry(
+            sources: [("st", "syncthing")], clock: ManualClock(now: at(0)), logger: Logger(label: "test") { _ in RecordingLogHandler(storage: recorder) })
         let health = try #require(registry.health(named: "st"))
         for reason in ["connection refused", "connection refused", "connection refused", "403: is the API key right?", "403: is the API key right?"] {
             health.disconnected(reason, retryIn: 1)

@@ -16,7 +16,9 @@ struct StreamHandlerTests {
     /// The state one connection's handler reports into.
     struct Harness {
         let store = MonitorStore(configuration: MonitorConfiguration())
-        let health = SourceHealth(name: "engine", logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let health = SourceHealth(
+            name: "engine", kind: "http", clock: ManualClock(now: at(0)), start: at(0),
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let record = AttemptRecord()
         let resume = StreamResume()
         let clock = ManualClock(now: at(0))

@@ -282,7 +282,8 @@ struct SubscribeParsingTests {
 
     @Test("every configured source has its syncmon_source_up and reconnects series, labelled with its name")
     func sourceSeries() throws {
-        let registry = SourceRegistry(names: ["notes", "file-events.jsonl"], logger: Logger(label: "test"))
+        let registry = SourceRegistry(
+            sources: [("notes", "http"), ("file-events.jsonl", "file")], clock: ManualClock(now: at(0)), logger: Logger(label: "test"))
         var renderer = MetricsRenderer(version: "1", revision: "r")
         renderer.sources = registry
         func metrics() throws -> MetricsText {

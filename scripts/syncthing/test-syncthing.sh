@@ -12,6 +12,9 @@
 #                                            succeeded within 30 s of the fix and a rescan
 #   5. B cannot write a file it must pull    b/shared error (pullFailed), still error across
 #                                            Syncthing's retries; succeeded once it can
+#   6. syncmon restarted while B is stopped  b/shared engine_down within 3 s (not after the
+#                                            restart's grace); source b in the status with its
+#                                            error, exit 2; both succeeded within 10 s of B's return
 # Also: the API keys appear nowhere in the daemon's log or command line.
 #   scripts/syncthing/test-syncthing.sh [SYNCMON_BINARY]
 # Needs syncthing, jq and curl (scripts/install-deps.sh --test installs them). Prints
@@ -79,10 +82,14 @@ subscribe = b=syncthing+http://127.0.0.1:$B_GUI_PORT
 api-key-file = $work/a.key
 EOF
 port=$(free_port)
-CREDENTIALS_DIRECTORY="$work/credentials" "$binary" daemon --config "$work/syncmon.conf" --listen "127.0.0.1:$port" \
-    --events-socket "$work/events.sock" --state-dir "$work/state" --log-target stderr --log-level debug \
-    >"$work/daemon.log" 2>&1 &
-daemon_pid=$!
+start_daemon() {
+    CREDENTIALS_DIRECTORY="$work/credentials" "$binary" daemon --config "$work/syncmon.conf" --listen "127.0.0.1:$port" \
+        --events-socket "$work/events.sock" --state-dir "$work/state" --log-target stderr --log-level debug \
+        >>"$work/daemon.log" 2>&1 &
+    daemon_pid=$!
+}
+stop_daemon() { kill "$daemon_pid" && wait "$daemon_pid"; daemon_pid=""; }
+start_daemon
 
 log "--- 1. healthy"
 check "a/shared and b/shared succeeded at start" 30 eval 'healthy a && healthy b'
@@ -105,6 +112,8 @@ check "a/shared no_network" 10 summary a shared no_network
 sleep 15
 st_start B >/dev/null 2>&1
 check "both succeeded within 30 s of B's return" 30 eval 'healthy a && healthy b'
+# The snapshot on reconnecting is one state: no no_network between engine_down and succeeded.
+if grep -q "b/shared: sync no_network (was engine_down)" "$work/daemon.log"; then bad "b/shared passed through no_network on its way back"; else ok "b/shared went from engine_down straight to its verdict"; fi
 
 log "--- 3. A pauses device B"
 st_api A PATCH "/rest/config/devices/$BID" '{"paused":true}' >/dev/null
@@ -130,6 +139,22 @@ check "still error after Syncthing's retries (pullerPauseS 5 s)" 1 verdict b sha
 rm -r "$B/.syncthing.blocked.txt.tmp"
 echo kick >"$A/kick.txt"
 check "b/shared succeeded once the pull completes" 40 eval 'test -f "$B/blocked.txt" && healthy b'
+
+log "--- 6. syncmon restarted while B's Syncthing is stopped"
+stop_daemon
+st_stop B >/dev/null 2>&1
+start_daemon
+# B's folder comes back from the state file; the refused API makes it engine_down at the first
+# try, not after the restart's grace (3 x 23 s).
+check "b/shared engine_down within 3 s of the restart" 3 summary b shared engine_down
+source_failing() { curl -s "http://127.0.0.1:$port/api/v1/status" | jq -e --arg s "$1" '.sources[] | select(.name == $s) | .state == "disconnected" and (.lastError | contains("connection refused"))' >/dev/null; }
+check "source b listed as disconnected with its error in the status" 3 source_failing b
+"$binary" status --url "http://127.0.0.1:$port" >"$work/status.txt"
+[ $? -eq 2 ] && grep -q "^b  *syncthing .*connection refused" "$work/status.txt" && ok "syncmon status exits 2 and names source b's error" || { bad "syncmon status with source b down"; cat "$work/status.txt" >&2; }
+back=$(date +%s.%N)
+st_start B >/dev/null 2>&1
+check "both succeeded within 10 s of B's return" 10 eval 'healthy a && healthy b'
+log "B read again $(awk -v a="$back" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s after its start began"
 
 log "--- the API keys stay secret"
 if grep -qF -e "$A_APIKEY" -e "$B_APIKEY" "$work/daemon.log"; then bad "an API key is in the daemon's log"; else ok "no API key in the daemon's log (debug level)"; fi

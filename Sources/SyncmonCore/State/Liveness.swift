@@ -49,6 +49,13 @@ public enum Liveness: Equatable, Sendable {
         }
     }
 
+    /// The connection it is tied to turned out to be a one-shot sender's (`syncmon emit`):
+    /// the engine was never tied to it (docs/protocol.md#liveness), and keeps its promise.
+    func released() -> Liveness {
+        guard case .up(let heartbeat, .some) = self else { return self }
+        return .up(heartbeat: heartbeat, connection: nil)
+    }
+
     /// The tied connection closed without `engineStopped`.
     func connectionClosed() -> Liveness {
         guard case .up(let heartbeat, .some) = self else { return self }

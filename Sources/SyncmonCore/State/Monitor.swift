@@ -130,6 +130,32 @@ public struct Monitor: Sendable {
         }
     }
 
+    /// An adapter's source lost its engine (a Syncthing whose API refuses): the pairs tied to
+    /// the source's `connection` are down, as by ``connectionClosed(_:)``, and so are the
+    /// engine's pairs restored from the daemon's previous run and not heard from since, which
+    /// no connection of this run ties (docs/syncthing.md#when-syncthing-is-unreachable): they would otherwise wait
+    /// out their restart grace.
+    public mutating func sourceLost(_ engine: InlineName, connection: UInt64) {
+        self.connectionClosed(connection)
+        for index in self.pairs.indices where self.pairs.keys[index].engine == engine {
+            guard case .restored = self.pairs.values[index].liveness else { continue }
+            self.pairs.values[index].engineUnreachable()
+            self.nextLook = .distantPast
+        }
+    }
+
+    /// A push connection closed after at most one line: a one-shot sender's (`syncmon emit`),
+    /// which ties no engine (docs/protocol.md#liveness). An engine it started stays up, untied,
+    /// so that neither its closing nor a daemon restart makes it `engine_down`. Returns whether
+    /// any pair was tied to it (the state to save changed; no verdict did).
+    public mutating func connectionReleased(_ connection: UInt64) -> Bool {
+        var released = false
+        for index in self.pairs.indices where self.pairs.values[index].liveness.connection == connection {
+            released = self.pairs.values[index].connectionReleased() || released
+        }
+        return released
+    }
+
     /// Puts back a pair restored from state saved at `savedAt`, as the daemon starts at
     /// `start`, unless the pair is already tracked (docs/protocol.md#liveness).
     ///

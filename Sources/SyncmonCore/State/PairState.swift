@@ -421,6 +421,20 @@ extension PairState {
         self.unknownBecause = reason
     }
 
+    /// The push connection this pair is tied to closed after a single line: a one-shot
+    /// sender's, which ties nothing. Returns whether the pair was tied to it.
+    mutating func connectionReleased() -> Bool {
+        guard self.liveness.connection != nil else { return false }
+        self.liveness = self.liveness.released()
+        return true
+    }
+
+    /// The source that reads this pair's engine cannot reach it: down until heard from again.
+    mutating func engineUnreachable() {
+        self.verdictHoldsUntil = .distantPast
+        self.liveness = .down(heartbeat: self.liveness.heartbeat)
+    }
+
     /// The push connection this pair is tied to closed without `engineStopped`.
     public mutating func connectionClosed() {
         guard self.liveness.connection != nil else { return }

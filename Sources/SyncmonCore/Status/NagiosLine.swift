@@ -17,19 +17,24 @@ public enum NagiosLine {
     /// always listed, whatever its length).
     public static let maximumProblemText = 300
 
-    /// The line for `rows` (without a newline). `engine` is the `--engine` asked for, if any: it
-    /// names what is missing when there are no rows.
-    public static func render(rows: [StatusRow], engine: String? = nil) -> String {
+    /// The line for `rows` and `sources` (without a newline). `engine` is the `--engine` asked
+    /// for, if any: it names what is missing when there are no rows. Failing sources lead the
+    /// text (critical: the engines behind them cannot be seen); the perfdata counts pairs only.
+    public static func render(rows: [StatusRow], sources: [SourceStatus] = [], engine: String? = nil) -> String {
         let severities = rows.map(\.summary.severity)
-        let worst = Severity.worst(of: severities)
+        let worst = StatusDocument.severity(rows: rows, sources: sources)
         let perfdata = self.perfdata(severities)
+        let failing = sources.filter(\.isFailing).map { source in
+            self.sanitized("source \(source.name) not connected (\(self.shortened(source.lastError ?? source.state.description)))")
+        }
+        let lead = failing.isEmpty ? "" : self.list(failing) + "; "
         guard !rows.isEmpty else {
             let text = engine.map { "no engine named \(self.sanitized($0)) is tracked" } ?? "no engines tracked"
-            return "SYNCMON \(worst) - \(text) | \(perfdata)"
+            return "SYNCMON \(worst) - \(lead)\(text) | \(perfdata)"
         }
-        guard worst != .ok else {
+        guard Severity.worst(of: severities) != .ok else {
             let pairs = rows.count == 1 ? "1 engine/database pair" : "\(rows.count) engine/database pairs"
-            return "SYNCMON OK - \(pairs) ok | \(perfdata)"
+            return "SYNCMON \(worst) - \(lead)\(pairs) ok | \(perfdata)"
         }
         // Problems worst first; within a severity in the order the daemon listed them (by engine,
         // then database), so the line reads the same from one check to the next.
@@ -40,8 +45,17 @@ public enum NagiosLine {
                 return left == right ? lhs.offset < rhs.offset : self.isWorse(left, than: right)
             }
             .map { self.describe($0.element) }
-        let worstCount = severities.filter { $0 == worst }.count
-        return "SYNCMON \(worst) - \(worstCount) of \(rows.count) \(worst.description.lowercased()): \(self.list(problems)) | \(perfdata)"
+        let worstOfRows = Severity.worst(of: severities)
+        let worstCount = severities.filter { $0 == worstOfRows }.count
+        return "SYNCMON \(worst) - \(lead)\(worstCount) of \(rows.count) \(worstOfRows.description.lowercased()): \(self.list(problems)) | \(perfdata)"
+    }
+
+    /// The most characters of a source's error a line carries: enough for its hint.
+    static let maximumSourceErrorText = 120
+
+    /// `text` cut to ``maximumSourceErrorText`` characters, ending in `…` when cut.
+    static func shortened(_ text: String) -> String {
+        text.count > self.maximumSourceErrorText ? String(text.prefix(self.maximumSourceErrorText - 1)) + "…" : text
     }
 
     /// The line when the daemon could not be asked (exit 3). No perfdata: nothing was counted, and

@@ -15,6 +15,15 @@ extension StatusDocument {
         writer.closeArray()
         writer.key("now")
         writer.time(self.now)
+        if let sources = self.sources {
+            writer.key("sources")
+            writer.openArray()
+            for source in sources {
+                writer.element()
+                source.write(to: &writer)
+            }
+            writer.closeArray()
+        }
         if let stateSave = self.stateSave {
             writer.key("stateSave")
             writer.openObject()
@@ -120,6 +129,26 @@ extension StatusRow {
         }
         writer.key("state")
         writer.string(state.name.description)
+        writer.closeObject()
+    }
+}
+
+extension SourceStatus {
+    /// `lastError` is always there, null while the source never failed.
+    fileprivate func write(to writer: inout StatusJSONWriter) {
+        writer.openObject()
+        writer.key("kind")
+        writer.string(self.kind)
+        writer.key("lastError")
+        if let lastError = self.lastError { writer.string(lastError) } else { writer.null() }
+        writer.key("name")
+        writer.string(self.name)
+        writer.key("reconnects")
+        writer.integer(self.reconnects)
+        writer.key("since")
+        writer.time(self.since)
+        writer.key("state")
+        writer.string(self.state.description)
         writer.closeObject()
     }
 }

@@ -10,15 +10,19 @@ public struct StatusDocument: Decodable, Sendable {
     public var engines: [StatusRow]
     /// How saving the state goes: from the daemon, absent from `syncmon replay`.
     public var stateSave: StateSaveStatus?
+    /// The configured `--subscribe` sources, in configuration order: from the daemon (empty
+    /// without any), absent from `syncmon replay` and from daemons before they were added.
+    public var sources: [SourceStatus]?
 
-    public init(now: Timestamp, engines: [StatusRow], stateSave: StateSaveStatus? = nil) {
+    public init(now: Timestamp, engines: [StatusRow], stateSave: StateSaveStatus? = nil, sources: [SourceStatus]? = nil) {
         self.now = now
         self.engines = engines
         self.stateSave = stateSave
+        self.sources = sources
     }
 
     enum CodingKeys: String, CodingKey {
-        case now, engines, stateSave
+        case now, engines, stateSave, sources
     }
 
     public init(from decoder: any Decoder) throws {
@@ -26,6 +30,7 @@ public struct StatusDocument: Decodable, Sendable {
         self.now = try container.decodeTime(forKey: .now)
         self.engines = try container.decode([StatusRow].self, forKey: .engines)
         self.stateSave = try container.decodeIfPresent(StateSaveStatus.self, forKey: .stateSave)
+        self.sources = try container.decodeIfPresent([SourceStatus].self, forKey: .sources)
     }
 }
 

@@ -167,7 +167,10 @@ public struct HTTPRouter: Sendable {
                 return .text(.badRequest, "engine names are 1-64 characters of [A-Za-z0-9._-]\n")
             }
             let rows = snapshot.monitor.rows(at: now, engine: engine)
-            return HTTPResponse(status: .ok, contentType: "application/json", body: StatusDocument(now: now, engines: rows, stateSave: self.stateSave).json())
+            // A source that never connected has no rows: its trouble shows here instead.
+            let sources = self.renderer.sources.statuses(engine: request.query["engine"])
+            let document = StatusDocument(now: now, engines: rows, stateSave: self.stateSave, sources: sources)
+            return HTTPResponse(status: .ok, contentType: "application/json", body: document.json())
         default:
             return .text(.notFound, "not found; try /metrics, /healthz or /api/v1/status\n")
         }

@@ -82,20 +82,22 @@ final class EventIngest {
         self.batch.add(.tooLarge)
     }
 
-    /// Applies events an adapter made, in one go.
-    func apply(_ events: [Event]) {
+    /// Applies events an adapter made, in one go; `asOneState` when they are a snapshot of
+    /// how things stand (`MonitorStore.apply(_:transport:connection:peer:asOneState:now:)`).
+    func apply(_ events: [Event], asOneState: Bool = false) {
         for event in events { self.batch.add(event) }
-        self.flush()
+        self.flush(asOneState: asOneState)
     }
 
     /// Applies what was added.
-    func flush() {
+    func flush(asOneState: Bool = false) {
         guard !self.batch.isEmpty else { return }
         if let sequence = self.batch.highestSequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
         self.delivered += self.batch.lines
         self.total += self.batch.lines
         let now = self.clock.wallTime()
-        let outcome = self.store.apply(self.batch, transport: self.transport, connection: self.connection, peer: self.peer, now: now)
+        let outcome = self.store.apply(
+            self.batch, transport: self.transport, connection: self.connection, peer: self.peer, asOneState: asOneState, now: now)
         self.batch.removeAll()
         self.reporter.report(outcome.changes)
         for forgotten in outcome.forgotten { self.reporter.reportForgotten(forgotten.key, allDatabases: forgotten.allDatabases, count: forgotten.count) }

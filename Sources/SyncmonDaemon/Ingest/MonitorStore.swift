@@ -76,13 +76,21 @@ public final class MonitorStore: Sendable {
     ///
     /// `peer` is the push connection's process: events for an engine whose policy does not
     /// allow it are rejected as `forbidden`.
+    ///
+    /// `asOneState` is for an adapter's snapshot (no peer): its events say how things stand at
+    /// one moment, in an order of the adapter's making, so the verdicts are looked at once all
+    /// are applied. A look between two of them would report a moment that never was: a
+    /// restarted Syncthing's folder `no_network` between its `engineStarted` and the network
+    /// its snapshot also gives.
     public func apply(
         _ batch: IngestBatch,
         transport: Transport,
         connection: UInt64?,
         peer: PeerCredentials? = nil,
+        asOneState: Bool = false,
         now: Timestamp
     ) -> IngestOutcome {
+        if asOneState { return self.applyAsOneState(batch, transport: transport, connection: connection, now: now) }
         var outcome = IngestOutcome()
         outcome.rejections = batch.rejections
         self.mutate { state in
@@ -122,11 +130,63 @@ public final class MonitorStore: Sendable {
         return outcome
     }
 
+    /// `apply(_:transport:connection:peer:asOneState:now:)` for a snapshot: the pairs are
+    /// looked at before the batch (what fell due meanwhile) and after it, not between its events.
+    private func applyAsOneState(_ batch: IngestBatch, transport: Transport, connection: UInt64?, now: Timestamp) -> IngestOutcome {
+        var outcome = IngestOutcome()
+        outcome.rejections = batch.rejections
+        self.mutate { state in
+            state.received[transport.rawValue] += UInt64(batch.lines)
+            for rejection in batch.rejections { state.monitor.count(rejection) }
+            outcome.changes = state.monitor.changes(at: now)
+            var applied = false
+            batch.withEvents { events in
+                let stored = UnsafeMutableBufferPointer(mutating: events)
+                for index in events.indices {
+                    let time = min(events[index].statedTime ?? now, now)
+                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection) {
+                    case .applied: applied = true
+                    case .forgotten(let count): applied = applied || count > 0
+                    case .duplicate: break
+                    case .rejected(let rejection):
+                        outcome.rejections.append(rejection)
+                        outcome.engineLimitRejections += 1
+                    }
+                }
+            }
+            outcome.changes += state.monitor.changes(at: now)
+            if applied || !outcome.changes.isEmpty {
+                state.markDirty(at: now)
+                state.generation &+= 1
+            }
+        }
+        return outcome
+    }
+
     /// A push connection closed: its tied engines are down until heard from again.
     public func connectionClosed(_ connection: UInt64, now: Timestamp) -> [StatusChange] {
         self.change(at: now) { monitor in
             monitor.connectionClosed(connection)
             return true
+        }
+    }
+
+    /// An adapter's source cannot reach its engine (`Monitor.sourceLost(_:connection:)`).
+    /// Returns the verdict changes to log.
+    public func sourceLost(_ engine: InlineName, connection: UInt64, now: Timestamp) -> [StatusChange] {
+        self.change(at: now) { monitor in
+            monitor.sourceLost(engine, connection: connection)
+            return true
+        }
+    }
+
+    /// A push connection closed after at most one line (`syncmon emit`): the engines it
+    /// started are untied from it. Nothing to log; the state to save changed.
+    public func connectionReleased(_ connection: UInt64, now: Timestamp) {
+        self.mutate { state in
+            guard state.monitor.connectionReleased(connection) else { return }
+            state.markDirty(at: now)
+            state.generation &+= 1
         }
     }
 

@@ -217,13 +217,20 @@ final class IngestHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         self.ingest.finish()
-        // A connection that carried a single line is a one-shot sender (`syncmon emit`, `wrap`):
-        // its engine is not tied to it (docs/protocol.md, "Liveness"), so its closing means nothing.
-        // Nor does a connection the daemon closes as it stops: the engine has not gone down
-        // (logging it would be a false engine_down error per engine at every restart).
-        if self.ingest.total > 1, !self.counter.isStopping {
-            let changes = self.store.connectionClosed(self.connection, now: self.ingest.clock.wallTime())
-            self.reporter.report(changes)
+        // A connection the daemon closes as it stops says nothing: the engine has not gone down
+        // (logging it would be a false engine_down error per engine at every restart), and the
+        // tie stays for the next run's reconnect grace.
+        if !self.counter.isStopping {
+            let now = self.ingest.clock.wallTime()
+            if self.ingest.total > 1 {
+                self.reporter.report(self.store.connectionClosed(self.connection, now: now))
+            } else {
+                // A single line is a one-shot sender (`syncmon emit`): its engine is not tied to
+                // it (docs/protocol.md, "Liveness"). The tie its `engineStarted` made is undone,
+                // or the saved state would call the engine tied and the next run would take it
+                // down after the reconnect grace.
+                self.store.connectionReleased(self.connection, now: now)
+            }
         }
         self.counter.close()
         context.fireChannelInactive()

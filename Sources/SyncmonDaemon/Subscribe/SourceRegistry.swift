@@ -1,4 +1,5 @@
 import Logging
+import SyncmonCore
 import SyncmonLock
 import SyncmonSystemd
 
@@ -16,16 +17,26 @@ public final class SourceRegistry: Sendable {
 
     public let sources: [SourceHealth]
 
-    public init(names: [String], logger: Logger) {
-        self.sources = names.map { SourceHealth(name: $0, logger: logger) }
+    /// - Parameters:
+    ///   - sources: each source's name and kind (`SourceSpec.Endpoint.kind`), in configuration order.
+    ///   - clock: what a state change is timed with, for the status document's `since`.
+    public init(sources: [(name: String, kind: String)], clock: any ServiceClock, logger: Logger) {
+        let start = clock.wallTime()
+        self.sources = sources.map { SourceHealth(name: $0.name, kind: $0.kind, clock: clock, start: start, logger: logger) }
     }
 
     /// An empty registry (no `--subscribe`).
-    public static let none = SourceRegistry(names: [], logger: Logger(label: "syncmon.subscribe"))
+    public static let none = SourceRegistry(sources: [], clock: SystemServiceClock(), logger: Logger(label: "syncmon.subscribe"))
 
     /// The current values, in configuration order.
     public func samples() -> [Sample] {
         self.sources.map { $0.sample() }
+    }
+
+    /// Every source as the status document shows it, in configuration order; with `engine`,
+    /// only the source of that name (a Syncthing source's engine).
+    public func statuses(engine: String? = nil) -> [SourceStatus] {
+        self.sources.filter { engine == nil || $0.name == engine }.map { $0.status() }
     }
 
     public func health(named name: String) -> SourceHealth? {
@@ -36,30 +47,47 @@ public final class SourceRegistry: Sendable {
 /// One source's state: connected or not, reconnect count, and one log entry per state change
 /// (MESSAGE_ID `sourceStateChanged`, fields `SYNCMON_SOURCE`, `SYNCMON_SOURCE_STATE`).
 public final class SourceHealth: Sendable {
-    /// What the log and `syncmon_source_up` say.
-    public enum State: String, Sendable {
-        /// Not tried yet (never logged).
-        case starting
-        /// Connected (for files: the file is open and being read).
-        case connected
-        /// Not connected; retrying with backoff.
-        case disconnected
+    /// What the log, `syncmon_source_up` and the status document say: one vocabulary.
+    public typealias State = SourceStatus.State
+
+    /// What the lock protects.
+    private struct Record {
+        var state = State.starting
+        var reconnects: UInt64 = 0
+        /// The reason last logged for `disconnected`; `nil` while connected.
+        var reason: String?
+        /// When `state` began.
+        var since: Timestamp
+        /// The latest failure, kept once connected again.
+        var lastError: String?
     }
 
     public let name: String
+    /// `syncthing`, `http`, `unix`, `file` or `unit`.
+    public let kind: String
+    private let clock: any ServiceClock
     private let logger: Logger
-    /// The state, the reconnect count, and the reason last logged for `disconnected`.
-    private let state = Locked<(state: State, reconnects: UInt64, reason: String?)>((.starting, 0, nil))
+    private let state: Locked<Record>
 
-    init(name: String, logger: Logger) {
+    init(name: String, kind: String, clock: any ServiceClock, start: Timestamp, logger: Logger) {
         self.name = name
+        self.kind = kind
+        self.clock = clock
         self.logger = logger
+        self.state = Locked(Record(since: start))
     }
 
     public var current: State { self.state.withLock { $0.state } }
 
     func sample() -> SourceRegistry.Sample {
         self.state.withLock { SourceRegistry.Sample(name: self.name, up: $0.state == .connected, reconnects: $0.reconnects) }
+    }
+
+    /// The source as the status document shows it.
+    func status() -> SourceStatus {
+        self.state.withLock { record in
+            SourceStatus(name: self.name, kind: self.kind, state: record.state, since: record.since, lastError: record.lastError, reconnects: record.reconnects)
+        }
     }
 
     /// Counts one more connection attempt after the first.
@@ -86,10 +114,13 @@ public final class SourceHealth: Sendable {
     private func transition(to new: State, level: Logger.Level, message: String, reason: String?) {
         // A new reason is worth its own entry too: a Syncthing that refused connections and
         // now answers 403 (a wrong API key) must not keep showing "connection refused".
-        let changed = self.state.withLock { state -> Bool in
-            guard state.state != new || state.reason != reason else { return false }
-            state.state = new
-            state.reason = reason
+        let now = self.clock.wallTime()
+        let changed = self.state.withLock { record -> Bool in
+            if let reason { record.lastError = reason }
+            guard record.state != new || record.reason != reason else { return false }
+            if record.state != new { record.since = now }
+            record.state = new
+            record.reason = reason
             return true
         }
         var metadata: Logger.Metadata = [

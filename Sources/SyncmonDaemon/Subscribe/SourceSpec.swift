@@ -35,6 +35,13 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
             case .syncthing(_, _, let secure): secure ? "syncthing+https" : "syncthing+http"
             }
         }
+
+        /// What the status document calls the source's kind: `syncthing` (over TLS or not),
+        /// `http`, `unix`, `file` or `unit`.
+        public var kind: String {
+            if case .syncthing = self { return "syncthing" }
+            return self.scheme
+        }
     }
 
     public var name: String

@@ -27,7 +27,7 @@ public struct SubscribeService: Service {
         } catch {
             throw DaemonError.configuration(error.description)
         }
-        let registry = SourceRegistry(names: specs.map(\.name), logger: logger)
+        let registry = SourceRegistry(sources: specs.map { ($0.name, $0.endpoint.kind) }, clock: clock, logger: logger)
         let services = try zip(specs, registry.sources).map { spec, health in
             SubscribeService(
                 spec: spec,

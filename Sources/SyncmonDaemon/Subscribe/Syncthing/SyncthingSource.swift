@@ -26,44 +26,43 @@ struct SyncthingSource: EventSource {
     var connectTimeout = TimeAmount.seconds(3)
 
     func run(in context: SourceContext) async {
-        let client = HTTPClient(
-            eventLoopGroupProvider: .shared(context.group),
-            configuration: HTTPClient.Configuration(timeout: .init(connect: self.connectTimeout), decompression: .disabled)
-        )
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: self.connectTimeout), decompression: .disabled)
+        // A refused connection must fail the try at once, not be retried by the client until
+        // the connect timeout (3 s a try, 6 s before a stopped Syncthing read engine_down): the
+        // source's own schedule (`SyncthingRetry`) does the retrying, and knows a refusal.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroupProvider: .shared(context.group), configuration: configuration)
         // The pairs this source reports are tied to a connection of its own, so that losing the
         // API marks them engine_down at once instead of after the heartbeat limit.
         let connection = SyncthingSource.connectionID(for: context.name)
         let ingest = context.makeIngest(connection: connection)
-        var backoff = ReconnectBackoff.standard
-        var failuresInARow = 0
-        var adapter = SyncthingAdapter(engine: InlineName(context.name) ?? InlineName(), pollTimeoutSeconds: self.pollTimeoutSeconds)
+        let engine = InlineName(context.name) ?? InlineName()
+        var retry = SyncthingRetry()
+        var adapter = SyncthingAdapter(engine: engine, pollTimeoutSeconds: self.pollTimeoutSeconds)
         while !Task.isCancelled {
             do {
                 let api = try SyncthingAPI(client: client, baseURL: self.baseURL, key: self.apiKey())
                 try await self.follow(api, adapter: &adapter, ingest: ingest, context: context) {
                     // Answers are coming: the source is up from the first one (a healthy
                     // Syncthing must not trip SyncmonSourceDown), and the schedule starts over.
-                    if failuresInARow > 0 || context.health.current != .connected { context.health.connected(self.baseURL) }
-                    failuresInARow = 0
-                    backoff.reset()
+                    if retry.failuresInARow > 0 || context.health.current != .connected { context.health.connected(self.baseURL) }
+                    retry.answered()
                 }
             } catch is CancellationError {
                 break
             } catch {
                 if Task.isCancelled { break }
                 adapter.pollFailed()
-                failuresInARow += 1
-                // One quick retry first: a single reset connection is no reason to call the
-                // engine down; a refused or silent API on the second try is.
-                if failuresInARow >= 2 {
-                    let changes = context.store.connectionClosed(connection, now: context.clock.wallTime())
+                let decision = retry.failed(refused: Self.isRefused(error))
+                if decision.engineLost {
+                    // Its pairs are down, those of the daemon's previous run included.
+                    let changes = context.store.sourceLost(engine, connection: connection, now: context.clock.wallTime())
                     context.reporter.report(changes)
+                    // Logged when the state or the reason changes (SourceHealth), at debug otherwise.
+                    context.health.disconnected(Self.describe(error, url: self.baseURL), retryIn: decision.delay)
                 }
-                let delay = failuresInARow == 1 ? 0.2 : backoff.nextDelay()
-                // Logged when the state or the reason changes (SourceHealth), at debug otherwise.
-                if failuresInARow >= 2 { context.health.disconnected(Self.describe(error, url: self.baseURL), retryIn: delay) }
-                if failuresInARow > 1 { context.health.countReconnect() }
-                try? await context.clock.sleep(for: .seconds(delay))
+                if retry.failuresInARow > 1 { context.health.countReconnect() }
+                try? await context.clock.sleep(for: .seconds(decision.delay))
             }
         }
         try? await client.shutdown()
@@ -79,7 +78,8 @@ struct SyncthingSource: EventSource {
     ) async throws {
         while !Task.isCancelled {
             let output: SyncthingOutput
-            if adapter.needsSnapshot {
+            let isSnapshot = adapter.needsSnapshot
+            if isSnapshot {
                 var snapshot = adapter.makeSnapshot()
                 while let request = snapshot.nextRequest {
                     try snapshot.record(request, body: try await api.get(request.path, timeout: .seconds(30)))
@@ -90,7 +90,7 @@ struct SyncthingSource: EventSource {
                 output = try adapter.ingest(events: body, at: context.clock.wallTime())
             }
             answered()
-            ingest.apply(output.events)
+            ingest.apply(output.events, asOneState: isSnapshot)
             for notice in output.notices {
                 context.logger.notice("syncthing source \(context.name): \(notice)", metadata: context.metadata)
             }
@@ -108,9 +108,13 @@ struct SyncthingSource: EventSource {
             }
         }
         if error is SyncthingSourceError || error is SyncthingAdapterError { return "\(error)" }
-        let reason = StreamConnection.describe(error)
-        return SystemErrorText.code(of: error) == ECONNREFUSED || reason.lowercased() == "connection refused"
-            ? "connection refused at \(url): is Syncthing running, and is its GUI/API address this one?" : "\(reason) (\(url))"
+        return self.isRefused(error)
+            ? "connection refused at \(url): is Syncthing running, and is its GUI/API address this one?" : "\(StreamConnection.describe(error)) (\(url))"
+    }
+
+    /// Whether nothing listens at the address: the try was refused.
+    static func isRefused(_ error: any Error) -> Bool {
+        SystemErrorText.code(of: error) == ECONNREFUSED || StreamConnection.describe(error).lowercased() == "connection refused"
     }
 
     /// The key, read afresh so that a rotated key file takes effect at the next reconnect.
