@@ -132,6 +132,7 @@ let package = Package(
             name: "SyncmonWeb",
             dependencies: [
                 "CCrypt",
+                "SyncmonCore",
                 "SyncmonLock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,3 +1,5 @@
+import SyncmonCore
+
 extension WebConfiguration {
     /// Parses a web configuration file's text. Relative paths resolve against `directory` (the
     /// file's own directory). Like exporter-toolkit's strict unmarshalling, an unknown key is an
@@ -14,7 +16,7 @@ extension WebConfiguration {
             case "http_server_config": configuration.headers = try Self.httpServer(value)
             case "basic_auth_users": configuration.users = try Self.users(value)
             case "rate_limit": throw ParseError(line: key.line, "rate_limit is not supported by syncmon")
-            default: throw ParseError(line: key.line, "unknown key \(name)")
+            default: throw Self.unknownKey(name, line: key.line, section: nil, known: ["tls_server_config", "http_server_config", "basic_auth_users"])
             }
         }
         return configuration
@@ -87,7 +89,11 @@ extension WebConfiguration {
             case "client_allowed_sans":
                 throw ParseError(line: line, "client_allowed_sans is not supported by syncmon; use a client CA that issues only the allowed clients")
             default:
-                throw ParseError(line: line, "unknown key \(name) in tls_server_config")
+                let known = [
+                    "cert_file", "cert", "key_file", "key", "client_ca_file", "client_ca", "client_auth_type", "min_version", "max_version",
+                    "cipher_suites", "curve_preferences", "prefer_server_cipher_suites",
+                ]
+                throw WebConfiguration.unknownKey(name, line: line, section: "tls_server_config", known: known)
             }
         }
 
@@ -138,6 +144,14 @@ extension WebConfiguration {
         }
     }
 
+    /// `unknown key basic_auth_user (did you mean basic_auth_users?)`: the nearest key the
+    /// section knows (``NearestName``, as the daemon's configuration file suggests), when one is near.
+    static func unknownKey(_ name: String, line: Int, section: String?, known: [String]) -> ParseError {
+        var message = "unknown key \(name)" + (section.map { " in \($0)" } ?? "")
+        if let nearest = NearestName.nearest(to: name, in: known) { message += " (did you mean \(nearest)?)" }
+        return ParseError(line: line, message)
+    }
+
     private static func httpServer(_ node: YAMLNode) throws(ParseError) -> [String: String] {
         var headers: [String: String] = [:]
         for (keyNode, value) in try Self.mapping(node, in: "http_server_config") {
@@ -161,7 +175,7 @@ extension WebConfiguration {
                     if !text.isEmpty { headers[header] = text }
                 }
             default:
-                throw ParseError(line: keyNode.line, "unknown key \(name) in http_server_config")
+                throw Self.unknownKey(name, line: keyNode.line, section: "http_server_config", known: ["http2", "headers"])
             }
         }
         return headers

@@ -33,9 +33,10 @@ enum AlternateScreen {
     }
 
     /// One frame: the screen cleared and `text` drawn from the top, in one write so that the
-    /// terminal never shows a half-drawn table.
+    /// terminal never shows a half-drawn table. The last line break is left out: on the bottom
+    /// line it would scroll a frame that fills the window, header first, out of view.
     static func draw(_ text: String) {
-        self.write(self.redrawSequence + text)
+        self.write(self.redrawSequence + (text.hasSuffix("\n") ? String(text.dropLast()) : text))
     }
 
     /// Writes `text` to stdout at once, past the stdio buffer (the signal handler writes there too).

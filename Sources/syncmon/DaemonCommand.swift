@@ -25,9 +25,9 @@ struct DaemonCommand: AsyncParsableCommand {
             systemd (Type=notify, watchdog, STATUS=).
 
             Settings come from the defaults, then the configuration file, then these flags (flags \
-            win); each flag is also a key of the file, which adds max-connections and \
-            [engine NAME] and [source NAME] sections (docs/configuration.md, syncmon(8)). \
-            SIGHUP re-reads the configuration file; SIGTERM or SIGINT stops cleanly.
+            win); each flag is also a key of the file, which adds \(SettingsReference.fileAdditions()) \
+            (docs/configuration.md, syncmon(8)). SIGHUP re-reads the configuration file; SIGTERM \
+            or SIGINT stops cleanly.
 
             Exit status: 64 for a bad flag or flag value, 78 for a bad configuration file, 1 when \
             the daemon cannot run.

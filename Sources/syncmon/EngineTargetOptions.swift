@@ -15,11 +15,11 @@ struct EngineTargetOptions: ParsableArguments {
     @Option(help: "The engine identifier (1-64 characters of [A-Za-z0-9._-]).")
     var engine: String
 
+    // One help sentence: argument-parser would print a discussion under it from column 8,
+    // outside the help column.
     @Option(
-        help: ArgumentHelp(
-            "The store the event is about (default private): a CloudKit database, a Core Data store, a folder.",
-            discussion: "1-64 characters of [A-Za-z0-9._-], like an engine name."
-        )
+        help:
+            "The store the event is about (default private): a CloudKit database, a Core Data store, a folder; 1-64 characters of [A-Za-z0-9._-], like an engine name."
     )
     var database: String?
 

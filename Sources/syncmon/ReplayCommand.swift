@@ -54,7 +54,7 @@ struct ReplayCommand: ParsableCommand {
             printError("syncmon replay: \(error)")
             throw ExitCode(4)
         }
-        print(self.json ? report.json : report.table, terminator: "")
+        print(self.json ? report.json : report.table(columns: TerminalSize.current().columns), terminator: "")
         for line in report.session.rejectedLines { printError("replay: \(line)") }
         printError(report.stderrSummary)
         throw ExitCode(report.severity.rawValue)
@@ -95,7 +95,8 @@ struct ReplayReport {
     var rows: [StatusRow]
 
     var json: String { String(decoding: StatusDocument(now: self.now, engines: self.rows).json(), as: UTF8.self) }
-    var table: String { StatusTable.render(rows: self.rows, now: self.now) }
+    /// The table `columns` wide (the terminal's, else `$COLUMNS`, else 80), as `syncmon status` prints it.
+    func table(columns: Int) -> String { StatusTable.render(rows: self.rows, now: self.now, columns: columns) }
     var severity: Severity { Severity.worst(of: self.rows.map(\.summary.severity)) }
 
     /// One line for stderr: what was read, applied and rejected.

@@ -32,10 +32,13 @@ struct StatusCommand: AsyncParsableCommand {
             the SYNCMON_PASSWORD environment variable (never on the command line, where other \
             users see it).
 
-            The table fits 80 columns: ENGINE/DATABASE, SUMMARY, DETAIL (why: the stall reason, \
-            the failing phase with its code and since when, what runs or last succeeded) and \
-            LAST EVENT; --wide prints every column. --watch redraws it in place on the \
-            terminal's alternate screen until Ctrl-C.
+            The table fits the terminal's width, else $COLUMNS, else 80 columns: \
+            ENGINE/DATABASE, SUMMARY, DETAIL (why: the stall reason, the failing phase with its \
+            code, since when and its message, what runs or last succeeded) and LAST EVENT. Names \
+            stay whole where they fit; DETAIL is cut first, and a wider terminal gives it the \
+            room. --wide prints every column. --watch redraws it in place on the terminal's \
+            alternate screen until Ctrl-C; when the window is too short for every row it shows \
+            the problems first and ends with "… N more".
 
             --wait waits until every pair shown is in sync (succeeded, nothing in progress, \
             nothing pending) and exits 0 then; with --timeout it gives up after that long and \
@@ -143,18 +146,22 @@ struct StatusCommand: AsyncParsableCommand {
         let colors = format == .table && isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"] == nil
         if self.wait { throw ExitCode(await self.waitUntilInSync(client: client, format: format, colors: colors)) }
         if self.watch { try await self.watchForever(client: client, format: format, colors: colors) }
-        let look = await self.look(client: client, format: format, colors: colors)
+        let look = await self.look(client: client, format: format, colors: colors, columns: TerminalSize.current().columns)
         Self.emit(look)
         throw ExitCode(look.severity.rawValue)
     }
 
     /// `--watch`: a frame every ``watchInterval``, headed by the time it was drawn; on a terminal
-    /// on the alternate screen, redrawn in place, so the scrollback stays as it was.
+    /// on the alternate screen, redrawn in place, so the scrollback stays as it was. A frame
+    /// never outgrows the window: the table gets the lines under the header, and says how many
+    /// rows it left out (``StatusTable/fit(_:lines:)``), so the header and its time stay in view.
     private func watchForever(client: StatusClient, format: Format, colors: Bool) async throws -> Never {
         let screen = isatty(STDOUT_FILENO) != 0
         if screen { AlternateScreen.enter() }
         while true {
-            let look = await self.look(client: client, format: format, colors: colors)
+            let size = TerminalSize.current()
+            // The header and the blank line under it take two lines.
+            let look = await self.look(client: client, format: format, colors: colors, columns: size.columns, lines: size.lines.map { $0 - 2 })
             let time = RFC3339.format(WallClock.now())
             // "2026-11-26 16:02:21 UTC": the date and the time of day of the RFC 3339 text.
             let refreshed = String(time.prefix(10)) + " " + String(time.dropFirst(11).prefix(8)) + " UTC"
@@ -171,8 +178,9 @@ struct StatusCommand: AsyncParsableCommand {
     private func waitUntilInSync(client: StatusClient, format: Format, colors: Bool) async -> Int32 {
         let clock = ContinuousClock()
         let deadline = self.timeout.map { clock.now + .microseconds($0.span.microseconds) }
+        let columns = TerminalSize.current().columns
         while true {
-            let look = await self.look(client: client, format: format, colors: colors)
+            let look = await self.look(client: client, format: format, colors: colors, columns: columns)
             // A daemon that cannot be asked will not say "in sync" by waiting: UNKNOWN now.
             guard let rows = look.rows else {
                 Self.emit(look)
@@ -201,8 +209,9 @@ struct StatusCommand: AsyncParsableCommand {
         for error in look.errors { printError(error) }
     }
 
-    /// Asks the daemon once and renders the answer in `format`.
-    private func look(client: StatusClient, format: Format, colors: Bool) async -> Look {
+    /// Asks the daemon once and renders the answer in `format`: a table `columns` wide and, for
+    /// a `--watch` frame, at most `lines` long, its stderr lines included.
+    private func look(client: StatusClient, format: Format, colors: Bool, columns: Int, lines: Int? = nil) async -> Look {
         // Checked here rather than in validate(): a check command with a bad argument is UNKNOWN
         // (exit 3) by the plugin convention, not a usage error (64).
         var problem: String?
@@ -224,14 +233,22 @@ struct StatusCommand: AsyncParsableCommand {
             case .nagios:
                 look.output = NagiosLine.render(rows: rows, sources: status.document.sources ?? [], engine: self.engine) + "\n"
             case .table:
+                // The state on disk is behind: the operator should know before a restart.
+                if let warning = status.document.stateSave?.warning { look.errors.append("syncmon status: warning: \(warning)") }
+                // Sources that cannot see their engines go under the table, whole.
+                let sources = SourceTroubleText.render(status.document.sources ?? [], now: status.document.now, colors: colors)
                 if rows.isEmpty, let engine = self.engine {
                     look.output = "No engine named \(engine) is tracked.\n"
                 } else {
-                    look.output = StatusTable.render(rows: rows, now: status.document.now, colors: colors, wide: self.wide)
+                    // A watch frame shows its errors and the sources block under the table: they
+                    // take lines of its own.
+                    let errorLines = look.errors.reduce(0) { $0 + max(1, (TerminalText.width($1) + columns - 1) / columns) }
+                    let sourceLines = sources.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+                    look.output = StatusTable.render(
+                        rows: rows, now: status.document.now, colors: colors, wide: self.wide, columns: columns,
+                        lines: lines.map { $0 - errorLines - sourceLines })
                 }
-                look.output += SourceTroubleText.render(status.document.sources ?? [], now: status.document.now, colors: colors)
-                // The state on disk is behind: the operator should know before a restart.
-                if let warning = status.document.stateSave?.warning { look.errors.append("syncmon status: warning: \(warning)") }
+                look.output += sources
             }
             return look
         } catch {

@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `syncmon` command: a thin front over the library targets.
 @main
 struct Syncmon: AsyncParsableCommand {
@@ -17,6 +21,26 @@ struct Syncmon: AsyncParsableCommand {
             SimulateCommand.self, RulesCommand.self,
         ]
     )
+
+    /// argument-parser's own main, but a usage error's suggestion is revised first
+    /// (``CommandLineSuggestion``).
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try await Self.asyncParseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let message = Self.fullMessage(for: error)
+            let revised = CommandLineSuggestion.revised(message, arguments: arguments, root: Self.self)
+            guard revised != message else { Self.exit(withError: error) }
+            printError(revised)
+            Glibc.exit(Self.exitCode(for: error).rawValue)
+        }
+    }
 }
 
 /// The version stamped into the binary.

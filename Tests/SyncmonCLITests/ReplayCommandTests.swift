@@ -49,7 +49,10 @@ struct ReplayCommandTests {
         let brief = try SyncmonProcess.run(["replay", "-"], input: input)
         let named = brief.standardError.split(separator: "\n").filter { $0.hasPrefix("replay: line ") }
         #expect(named.count == 5, "\(brief.standardError)")
-        #expect(named.first == "replay: line 2: unknown_type (unknown event type in the field type): {\"v\":1,\"engine\":\"notes\",\"type\":\"heartbaet\"}")
+        #expect(
+            named.first
+                == "replay: line 2: unknown_type (unknown event type \"heartbaet\" in the field type; did you mean heartbeat?): {\"v\":1,\"engine\":\"notes\",\"type\":\"heartbaet\"}"
+        )
         #expect(
             named.dropFirst().first
                 == "replay: line 3: unsupported_version (protocol version: v must be 1): {\"v\":2,\"engine\":\"notes\",\"type\":\"heartbeat\"}")

@@ -139,18 +139,94 @@ struct StatusTableTests {
         }
         // The long pair and the long detail are cut with an ellipsis, never dropped.
         #expect(output.contains("eeee…"))
-        #expect(output.contains("export: �[2J�[31mred"))
+        #expect(output.contains("export: �[2J�[31mre…"))
         #expect(TerminalText.sanitized(StatusDetail.text(for: Self.hostileRows[0], now: Self.now)) == "export: �[2J�[31mred line�rtl since 12:00")
     }
 
-    @Test("the columns cut the longer of pair and detail first, and keep both readable")
+    @Test("names whole where they fit: DETAIL is cut first, and the names only when DETAIL at 20 columns still leaves too little")
     func cutWidths() {
         let long = String(repeating: "p", count: 64)
         let output = StatusTable.render(rows: [Self.row(.stalled, pair: "\(long)/private", stalls: StallReason.allCases)], now: Self.now)
         let lines = output.split(separator: "\n")
         // The header is the widest line: LAST EVENT is wider than "10s ago".
         #expect(TerminalText.width(String(lines[0])) == 80)
-        #expect(lines[1] == String(repeating: "p", count: 15) + "…  stalled  not_syncing, no_progress, pending_not_dr…  10s ago")
+        #expect(lines[1] == String(repeating: "p", count: 36) + "…  stalled  not_syncing, no_pro…  10s ago")
+    }
+
+    /// The widths from the content: (the widest cell of ENGINE/DATABASE, SUMMARY, DETAIL and LAST
+    /// EVENT, header included), the columns given, and the widths the table takes.
+    static let widthCases: [(String, [Int], Int, [Int])] = [
+        ("every name and detail fits", [27, 11, 14, 10], 80, [27, 11, 14, 10]),
+        ("no detail to pad: only the header's", [15, 7, 6, 10], 80, [15, 7, 6, 10]),
+        ("DETAIL is cut, the names stay whole", [30, 11, 42, 10], 80, [30, 11, 23, 10]),
+        ("the names are cut only to leave DETAIL 20", [72, 7, 60, 10], 80, [37, 7, 20, 10]),
+        ("a short DETAIL keeps all it needs, the names the rest", [72, 7, 14, 10], 80, [43, 7, 14, 10]),
+        ("160 columns: a failure's message whole", [30, 11, 90, 10], 160, [30, 11, 90, 10]),
+        ("160 columns: DETAIL takes the room, no more", [30, 11, 200, 10], 160, [30, 11, 103, 10]),
+        ("narrower than 80: names down to 16, DETAIL down to 20", [30, 11, 42, 10], 60, [16, 11, 20, 10]),
+    ]
+
+    @Test("the widths come from the content and the columns given", arguments: widthCases)
+    func widths(name: String, natural: [Int], columns: Int, expected: [Int]) {
+        #expect(StatusTable.widths(natural: natural, columns: columns) == expected, "\(name)")
+    }
+
+    @Test(
+        "the width: the terminal's, else $COLUMNS, else 80",
+        arguments: [
+            (120, nil, 120), (nil, "160", 160), (nil, nil, 80), (nil, "wide", 80), (nil, "0", 80), (100, "160", 100), (0, "90", 90),
+        ] as [(Int?, String?, Int)])
+    func width(terminal: Int?, columnsVariable: String?, expected: Int) {
+        #expect(StatusTable.width(terminal: terminal, columnsVariable: columnsVariable) == expected)
+    }
+
+    @Test("given 160 columns, a failure's message is whole; given 80, it is cut, and no line is longer")
+    func failureMessage() {
+        let message = "Failed to copy: mkdir /srv/photos/2026: permission denied"
+        let error = PhaseError(code: ErrorCode(name: name("folderError")), errorClass: .actionable, message: message)
+        let rows = [
+            Self.row(.error, pair: "rclone-photos/offsite", export: Self.failed(error, at: 130)), Self.row(.stopped, pair: "sim-flaky-network/Documents"),
+        ]
+        let wide = StatusTable.render(rows: rows, now: Self.now, columns: 160)
+        #expect(wide.contains("rclone-photos/offsite        error"), "\(wide)")
+        #expect(wide.contains("export: folderError since 12:02 — \(message)  10s ago"), "\(wide)")
+        let narrow = StatusTable.render(rows: rows, now: Self.now)
+        #expect(narrow.contains("sim-flaky-network/Documents  stopped"), "\(narrow)")
+        #expect(!narrow.contains(message))
+        for line in narrow.split(separator: "\n") { #expect(TerminalText.width(String(line)) <= 80, "\(line)") }
+    }
+
+    /// Severities of the rows in the table's order, the lines the rows may take, and which rows show.
+    static let fitCases: [(String, [Summary], Int, [Int])] = [
+        ("room for all", [.succeeded, .succeeded, .succeeded], 5, [0, 1, 2]),
+        ("exactly room for all: no line for more", [.succeeded, .succeeded, .succeeded], 3, [0, 1, 2]),
+        ("problems first, shown in the table's order", [.succeeded, .error, .succeeded, .noNetwork], 3, [1, 3]),
+        ("a problem at the end is not hidden", Array(repeating: .succeeded, count: 19) + [.stalled], 5, [0, 1, 2, 19]),
+        ("critical before unknown before warning", [.noNetwork, .unknown, .engineDown, .succeeded], 3, [1, 2]),
+        ("fewer lines than problems: the first of the worst", [.error, .stalled, .error, .succeeded], 2, [0]),
+        ("one line: only the count", [.error, .succeeded, .succeeded], 1, []),
+    ]
+
+    @Test("a short --watch window keeps the problems and counts the rest", arguments: fitCases)
+    func fit(name: String, summaries: [Summary], lines: Int, shown: [Int]) {
+        let rows = summaries.enumerated().map { Self.row($0.element, pair: "e\($0.offset)/private") }
+        let fitted = StatusTable.fit(rows, lines: lines)
+        #expect(fitted.shown.map(\.key) == shown.map { rows[$0].key }, "\(name)")
+        #expect(fitted.hidden.count == rows.count - shown.count, "\(name)")
+        #expect(fitted.shown.count + (fitted.hidden.isEmpty ? 0 : 1) <= lines, "\(name)")
+    }
+
+    @Test("an 80x12 --watch frame of 20 pairs: the header, 8 rows and … 12 more")
+    func fitsTenLines() {
+        let rows = (0..<20).map { Self.row($0 == 17 ? .stalled : .succeeded, pair: "sim-\($0)/private", stalls: $0 == 17 ? [.noProgress] : []) }
+        let output = StatusTable.render(rows: rows, now: Self.now, lines: 10)
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 10, "\(output)")
+        #expect(lines.first?.hasPrefix("ENGINE/DATABASE") == true)
+        #expect(lines.contains { $0.hasPrefix("sim-17/private") }, "\(output)")
+        #expect(lines.last == "… 12 more")
+        let short = StatusTable.render(rows: rows, now: Self.now, lines: 1)
+        #expect(short.hasSuffix("\n… 20 more (1 not ok)\n"), "\(short)")
     }
 
     @Test("--wide: every column; no stale phase on a stopped or down pair; no setup or account for a wrapped job")

@@ -150,11 +150,16 @@ struct WebConfigurationTests {
         Bad(name: "no final line break", yaml: "tls_server_config:\n  cert_file: 'a", line: 2, message: "not valid YAML"),
         Bad(name: "tab indentation", yaml: "tls_server_config:\n\tcert_file: a\n", line: 2, message: "not valid YAML"),
         Bad(name: "not a mapping", yaml: "- a\n- b\n", line: 1, message: "expected a mapping of tls_server_config"),
-        Bad(name: "unknown top-level key", yaml: "tls_server_config:\nbasic_auth_user:\n  a: b\n", line: 2, message: "unknown key basic_auth_user"),
+        Bad(
+            name: "unknown top-level key", yaml: "tls_server_config:\nbasic_auth_user:\n  a: b\n", line: 2,
+            message: "unknown key basic_auth_user (did you mean basic_auth_users?)"),
+        Bad(name: "an unrelated top-level key", yaml: "listen: 1\n", line: 1, message: "unknown key listen"),
         Bad(
             name: "unknown TLS key", yaml: "tls_server_config:\n  cert_file: a\n  key_file: b\n  certfile: c\n", line: 4,
-            message: "unknown key certfile in tls_server_config"),
-        Bad(name: "unknown http key", yaml: "http_server_config:\n  http3: true\n", line: 2, message: "unknown key http3 in http_server_config"),
+            message: "unknown key certfile in tls_server_config (did you mean cert_file?)"),
+        Bad(
+            name: "unknown http key", yaml: "http_server_config:\n  http3: true\n", line: 2,
+            message: "unknown key http3 in http_server_config (did you mean http2?)"),
         Bad(name: "duplicate key", yaml: "basic_auth_users:\n  a: \(hash)\n  a: \(hash)\n", line: 3, message: "duplicate key a"),
         Bad(name: "missing cert", yaml: "tls_server_config:\n  key_file: b\n", line: 1, message: "missing one of cert or cert_file"),
         Bad(name: "missing key", yaml: "tls_server_config:\n  cert_file: a\n", line: 1, message: "missing one of key or key_file"),

@@ -5,28 +5,38 @@ public struct RejectedLine: Sendable, Equatable, CustomStringConvertible {
     public var rejection: Rejection
     /// The line's first bytes, control characters escaped; empty for a line too long to keep.
     public var excerpt: String
+    /// For an `unknown_type` line, the type it asked for, so that the rejection can suggest the
+    /// type meant, as `syncmon emit` does.
+    public var typeName: String?
 
-    public init(number: UInt64, rejection: Rejection, excerpt: String) {
+    public init(number: UInt64, rejection: Rejection, excerpt: String, typeName: String? = nil) {
         self.number = number
         self.rejection = rejection
         self.excerpt = excerpt
+        self.typeName = typeName
     }
 
     /// `line 3: malformed (not a JSON object): not json at all`.
     public var description: String {
-        let text = "line \(self.number): \(self.rejection.reason) (\(Self.explain(self.rejection)))"
+        let text = "line \(self.number): \(self.rejection.reason) (\(Self.explain(self.rejection, typeName: self.typeName)))"
         return self.excerpt.isEmpty ? text : text + ": " + self.excerpt
     }
 
     /// The reason in words, with the field at fault.
-    static func explain(_ rejection: Rejection) -> String {
+    static func explain(_ rejection: Rejection, typeName: String?) -> String {
         let field = rejection.field.map { "\($0)" }
         switch rejection.reason {
+        case .unknownType:
+            guard let typeName else { return "unknown event type in the field type" }
+            // Quoted as JSON, so a control character in it shows escaped; cut, as the excerpt is.
+            let shown = JSONText.quoted(String(typeName.prefix(64)))
+            // Only a near miss is named: the list of every type would drown the line.
+            let nearest = NearestName.nearest(to: typeName, in: EventType.allCases.map(\.description))
+            return "unknown event type \(shown) in the field type" + (nearest.map { "; did you mean \($0)?" } ?? "")
         case .malformed: return field.map { "the field \($0) is not valid JSON" } ?? "not a JSON object"
         case .tooLarge: return "longer than the line limit, 64 KiB by default"
         case .unsupportedVersion: return "protocol version: v must be 1"
         case .invalidField: return field.map { "the field \($0) is missing or invalid" } ?? "a field is missing or invalid"
-        case .unknownType: return "unknown event type in the field type"
         case .engineLimit: return "one (engine, database) pair more than the limit"
         case .forbidden: return "this writer may not report for the engine"
         }

@@ -89,12 +89,15 @@ public struct ReplaySession: Sendable {
     /// Counts a rejected line, and keeps it while fewer than `keptRejections` are kept.
     mutating func reject(_ rejection: Rejection, number: UInt64, line: UnsafeRawBufferPointer?) {
         self.monitor.count(rejection)
-        self.keep(rejection, number: number, excerpt: line.map(RejectedLine.excerpt) ?? "")
+        // Only the lines kept are read again: the type asked for, to suggest the type meant.
+        self.keep(
+            rejection, number: number, excerpt: line.map(RejectedLine.excerpt) ?? "",
+            typeName: rejection.reason == .unknownType ? line.flatMap(EventType.typeName(of:)) : nil)
     }
 
-    private mutating func keep(_ rejection: Rejection, number: UInt64, excerpt: @autoclosure () -> String) {
+    private mutating func keep(_ rejection: Rejection, number: UInt64, excerpt: @autoclosure () -> String, typeName: @autoclosure () -> String? = nil) {
         guard self.rejectedLines.count < self.keptRejections else { return }
-        self.rejectedLines.append(RejectedLine(number: number, rejection: rejection, excerpt: excerpt()))
+        self.rejectedLines.append(RejectedLine(number: number, rejection: rejection, excerpt: excerpt(), typeName: typeName()))
     }
 
     /// Applies ``event`` at its own time, else at the clock, else keeps it until a time is known.

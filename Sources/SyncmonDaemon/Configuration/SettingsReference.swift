@@ -12,6 +12,16 @@ public enum SettingsReference {
         return text
     }
 
+    /// What the configuration file adds to the flags, for `syncmon daemon --help`: its
+    /// file-only keys at the top and its kinds of section, `max-connections and [engine NAME],
+    /// [source NAME] and [canary ENGINE/DATABASE] sections`, so that a new section is named there
+    /// as soon as it is declared.
+    public static func fileAdditions() -> String {
+        let keys = Self.fileOnly.filter { $0.sections.contains(.global) }.map(\.key)
+        let sections = ConfigSection.all.filter { $0 != .global }.map(\.description)
+        return WordList.joined(keys, "and") + (keys.isEmpty ? "" : " and ") + WordList.joined(sections, "and") + " sections"
+    }
+
     /// The settings that have a flag, in help's order.
     static var flagged: [DaemonSetting] { DaemonSetting.all.filter { $0.flag != nil } }
 
