@@ -66,7 +66,7 @@ public final class EventReporter: Sendable {
 
     /// Logs each change: one entry per health change and per stall raised or cleared, where a
     /// stall that changes the pair's health is one entry with both meanings (docs/operations.md,
-    /// "Journal"): `sync stalled (no_progress)` carries the stall's MESSAGE_ID and reason and the
+    /// "Message IDs"): `sync stalled (no_progress)` carries the stall's MESSAGE_ID and reason and the
     /// summary fields; the stall's own entry would say the same thing twice.
     public func report(_ changes: [StatusChange]) {
         // Most batches (every pair's first verdict at start, say) hold no stall: nothing to fold.
