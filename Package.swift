@@ -113,6 +113,7 @@ let package = Package(
             name: "SyncmonStatusAPI",
             dependencies: [
                 "SyncmonCore",
+                "SyncmonHost",
                 "SyncmonWeb",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

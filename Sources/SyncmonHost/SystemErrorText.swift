@@ -23,6 +23,7 @@ public enum SystemErrorText {
     /// `error` in words: a system call's failure by its errno, anything else as it describes itself.
     public static func words(_ error: any Error) -> String {
         if let code = Self.code(of: error) { return Self.words(code) }
+        if let unknown = error as? SocketAddressError.UnknownHost { return "cannot resolve the host name \(unknown.host)" }
         if let address = error as? SocketAddressError {
             switch address {
             case .unknown(let host, _): return "cannot resolve the host name \(host)"

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc
@@ -199,8 +200,9 @@ public final class HTTPGetClient: Sendable {
         if let error = error as? HTTPClientError {
             if [.connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout].contains(error) { return .timedOut }
             if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { return .invalidURL(url) }
-            return .other("\(error)")
+            return .other(Self.words(error))
         }
+        if let unknown = error as? SocketAddressError.UnknownHost { return .unreachable(SystemErrorText.words(unknown)) }
         if let error = error as? NIOConnectionError {
             if let failure = error.connectionErrors.first, let io = failure.error as? IOError {
                 return .unreachable(String(cString: strerror(io.errnoCode)))
@@ -216,6 +218,24 @@ public final class HTTPGetClient: Sendable {
             return .tls(Self.describeTLS("\(error)"))
         }
         return .other("\(error)")
+    }
+
+    /// An AsyncHTTPClient failure in words that say what the server did, never the error's
+    /// type name (`HTTPClientError.remoteConnectionClosed`); the caller names the URL.
+    public static func words(_ error: HTTPClientError) -> String {
+        switch error {
+        case .remoteConnectionClosed, .uncleanShutdown:
+            return "the server closed the connection before answering (is this an HTTP server's address, and http:// or https:// as it serves?)"
+        case .connectTimeout: return "no connection within the connect timeout (is the host reachable?)"
+        case .readTimeout, .deadlineExceeded: return "no answer within the timeout"
+        case .tlsHandshakeTimeout: return "no TLS handshake within the timeout (does the server speak TLS there?)"
+        case .bodyLengthMismatch, .contentLengthMissing, .chunkedSpecifiedMultipleTimes, .identityCodingIncorrectlyPresent:
+            return "the server's answer is not valid HTTP"
+        default:
+            // The remaining codes are this client's own misuse, not the server's doing.
+            let name = String(describing: error)
+            return "the HTTP request failed (\(name.split(separator: ".").last.map(String.init) ?? name))"
+        }
     }
 
     /// BoringSSL's reason codes, in words.

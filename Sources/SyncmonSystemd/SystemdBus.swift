@@ -43,8 +43,26 @@ public final class SystemdBus {
     public init() throws(SystemdError) {
         var bus: OpaquePointer? = nil
         let result = sd_bus_open_system(&bus)
-        guard result >= 0, let bus else { throw SystemdError(operation: "sd_bus_open_system", returnValue: result) }
+        guard result >= 0, let bus else {
+            throw SystemdError(operation: "sd_bus_open_system", returnValue: result, explanation: Self.cannotOpen(errno: -result))
+        }
         self.bus = bus
+    }
+
+    /// Why the system bus cannot be reached, naming its socket and what must run: `unit:`
+    /// sources ask systemd, over D-Bus, about the units they follow.
+    static func cannotOpen(errno code: Int32) -> String {
+        let address = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
+        let socket = address ?? "/run/dbus/system_bus_socket"
+        let reason: String
+        switch code {
+        case ENOENT: reason = "\(socket) does not exist"
+        case ECONNREFUSED: reason = "nothing listens on \(socket)"
+        case EACCES, EPERM: reason = "permission denied on \(socket)"
+        default: reason = "\(socket): " + (strerror(code).map { String(cString: $0) } ?? "errno \(code)")
+        }
+        return "cannot connect to the system bus: \(reason); unit: sources need systemd and D-Bus running on this host"
+            + " (a container without systemd cannot follow units)"
     }
 
     deinit {

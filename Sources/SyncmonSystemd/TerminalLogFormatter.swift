@@ -7,7 +7,7 @@ import Logging
 /// ```
 ///
 /// The time (UTC, milliseconds), the level, the pair the entry is about, the message — a state
-/// change stays under 100 characters, so it fits one line at 80 columns with ordinary names.
+/// change fits 80 columns with ordinary names (the event reporter keeps the rest in fields).
 /// The thing an entry is about (an address, a path) and the reason of a failure
 /// (`syncmon.reason`, an attached error) follow the message in brackets when it does not say
 /// them. The other fields (message ID, summary, phase, …) are for the journal and for machines

@@ -29,8 +29,10 @@ struct DaemonCommand: AsyncParsableCommand {
             (docs/configuration.md, syncmon(8)). SIGHUP re-reads the configuration file; SIGTERM \
             or SIGINT stops cleanly.
 
-            Exit status: 64 for a bad flag or flag value, 78 for a bad configuration file, 1 when \
-            the daemon cannot run.
+            Exit status: 64 for a bad flag or flag value, 78 for a bad configuration file, 73 when \
+            the events socket or state directory is another daemon's, 77 when the state directory \
+            is not this user's to write, 74 when its file system will not take writes (read-only, \
+            full), 1 when the daemon cannot run otherwise.
             """
     )
 
@@ -40,7 +42,9 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .setting(.subscribe), help: .setting(.subscribe)) var subscribe: [String] = []
     @Option(name: .setting(.canary), help: .setting(.canary)) var canary: [String] = []
     @Flag(name: .setting(.fromStart), help: .setting(.fromStart)) var fromStart = false
-    @Option(name: .setting(.maxEngines), help: .setting(.maxEngines)) var maximumPairs: String?
+    // A number takes the next word even when it starts with "-": "-5" is refused as a number
+    // (below zero), not read as an unknown flag leaving the option without its value.
+    @Option(name: .setting(.maxEngines), parsing: .unconditional, help: .setting(.maxEngines)) var maximumPairs: String?
     @Option(name: .setting(.hostNetwork), help: .setting(.hostNetwork)) var hostNetwork: String?
     @Option(name: .setting(.stateDirectory), help: .setting(.stateDirectory)) var stateDirectory: String?
     @Option(name: .setting(.config), help: .setting(.config)) var configFile: String?
@@ -95,7 +99,7 @@ struct DaemonCommand: AsyncParsableCommand {
             // once (a logfmt copy of it would print the same words twice).
             if factory.destination == .journald { logger.critical("syncmon cannot run", metadata: ["syncmon.reason": "\(error)"]) }
             printError("syncmon daemon: \(error)")
-            // 73 (EX_CANTCREAT): the events socket or state directory is another daemon's.
+            // DaemonError's status (73 taken, 74 or 77 state directory, 78 configuration), else 1.
             throw ExitCode((error as? DaemonError)?.exitCode ?? 1)
         }
     }

@@ -7,24 +7,25 @@ import SyncmonCore
 /// daemon's settings).
 ///
 /// Each is optional so that a flag given on the command line can win over the configuration
-/// file while an absent one leaves the file's (or the default) value alone.
+/// file while an absent one leaves the file's (or the default) value alone. Each takes the
+/// next word even when it starts with "-", so `-5s` is refused as a duration, not as a flag.
 struct StallThresholdOptions: ParsableArguments {
-    @Option(name: .threshold(.notSyncing), help: .threshold(.notSyncing))
+    @Option(name: .threshold(.notSyncing), parsing: .unconditional, help: .threshold(.notSyncing))
     var notSyncing: String?
 
-    @Option(name: .threshold(.noProgress), help: .threshold(.noProgress))
+    @Option(name: .threshold(.noProgress), parsing: .unconditional, help: .threshold(.noProgress))
     var noProgress: String?
 
-    @Option(name: .threshold(.pendingNotDraining), help: .threshold(.pendingNotDraining))
+    @Option(name: .threshold(.pendingNotDraining), parsing: .unconditional, help: .threshold(.pendingNotDraining))
     var pendingNotDraining: String?
 
-    @Option(name: .threshold(.retryLoop), help: .threshold(.retryLoop))
+    @Option(name: .threshold(.retryLoop), parsing: .unconditional, help: .threshold(.retryLoop))
     var retryLoop: String?
 
-    @Option(name: .threshold(.noRecentImport), help: .threshold(.noRecentImport))
+    @Option(name: .threshold(.noRecentImport), parsing: .unconditional, help: .threshold(.noRecentImport))
     var noRecentImport: String?
 
-    @Option(name: .threshold(.noRecentExport), help: .threshold(.noRecentExport))
+    @Option(name: .threshold(.noRecentExport), parsing: .unconditional, help: .threshold(.noRecentExport))
     var noRecentExport: String?
 
     /// The thresholds given on the command line, as typed, in the order of the options.

@@ -51,6 +51,10 @@ struct DaemonOptionsTests {
             (["--max-engines", "0"], "write a whole number above 0"),
             (["--subscribe", "ftp://x"], #"--subscribe: "ftp://x": "#),
             (["--listen", ""], "--listen: empty; write host:port"),
+            (["--listen", "127.0.0.1:99999"], #"--listen: "127.0.0.1:99999": the port 99999 is out of range; write a port from 1 to 65535"#),
+            (["--listen", ":0"], "the port 0 is out of range"),
+            (["--max-engines", "-5"], #"--max-engines: "-5" is not a positive number; write a whole number above 0"#),
+            (["--no-progress-after", "-5s"], #"--no-progress-after: "-5s" is not a duration"#),
         ])
     func badValue(arguments: [String], message: String) {
         do {

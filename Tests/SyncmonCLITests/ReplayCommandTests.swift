@@ -59,7 +59,7 @@ struct ReplayCommandTests {
         #expect(named.dropFirst(2).first?.hasPrefix("replay: line 4: invalid_field (the field heartbeatSeconds is missing or invalid)") == true)
         // A control character is escaped, never written to the terminal.
         #expect(named.dropFirst(3).first?.hasPrefix("replay: line 5: malformed") == true)
-        #expect(named.dropFirst(3).first?.contains("\\u{1}") == true, "\(named)")
+        #expect(named.dropFirst(3).first?.contains("\\x01") == true, "\(named)")
         #expect(brief.standardError.contains("12 rejected"))
         #expect(brief.standardError.contains("7 more not named (--verbose names every one)"))
 

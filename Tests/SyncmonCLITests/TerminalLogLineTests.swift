@@ -18,11 +18,11 @@ struct TerminalLogLineTests {
         return daemon.standardError
     }
 
-    @Test("text: time, level, pair, message, under 100 characters; no fields at info")
+    @Test("text: time, level, pair, message, within 80 columns; no fields at info")
     func text() async throws {
         let output = try await Self.standardError([], expecting: "notes/private: sync in_progress")
         let line = try #require(output.split(separator: "\n").first { $0.hasSuffix(" info notes/private: sync in_progress") })
-        #expect(line.count <= 100)
+        #expect(line.count <= 80)
         #expect(try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z info "#).firstMatch(in: String(line)) != nil, "\(line)")
         #expect(!output.contains("message_id="))
     }

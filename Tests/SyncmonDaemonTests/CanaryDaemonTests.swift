@@ -10,20 +10,20 @@ import Testing
 @Suite("Canary in the daemon", .serialized)
 struct CanaryDaemonTests {
     /// A configuration with one canary `lab/shared` in `folder`, host `me`, every second.
-    static func config(_ folder: String, extra: String = "") -> String {
+    static func config(_ folder: String, interval: String = "1s", extra: String = "") -> String {
         """
         [canary lab/shared]
         path = \(folder)
         host = me
-        interval = 1s
+        interval = \(interval)
         late-after = 30s
         \(extra)
         """
     }
 
-    static func start(_ directory: TemporaryDirectory, folder: String) async throws -> DaemonProcess {
+    static func start(_ directory: TemporaryDirectory, folder: String, interval: String = "1s") async throws -> DaemonProcess {
         let config = directory.path + "/syncmon.conf"
-        try Self.config(folder).write(toFile: config, atomically: true, encoding: .utf8)
+        try Self.config(folder, interval: interval).write(toFile: config, atomically: true, encoding: .utf8)
         return try await DaemonProcess.start(in: directory.path, arguments: ["--config", config])
     }
 
@@ -39,6 +39,24 @@ struct CanaryDaemonTests {
 
     static func canary(_ rows: [String: [String: Any]]) -> [String: Any]? {
         rows["lab/shared"]?["canary"] as? [String: Any]
+    }
+
+    @Test("a peer's move is acknowledged as soon as it is read, not at the next interval: same seq, the peer's new seq seen")
+    func acknowledgedAtOnce() async throws {
+        let directory = try TemporaryDirectory(prefix: "smc")
+        defer { directory.remove() }
+        let folder = directory.path + "/folder"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let daemon = try await Self.start(directory, folder: folder, interval: "1h")
+        #expect(await Polling.until(timeout: .seconds(10)) { Self.ownFile(folder)?["seq"] as? Int == 1 })
+        try Self.writePeer(folder, seq: 1, seen: 0)
+        #expect(await daemon.waitForStatus { (Self.canary($0)?["peers"] as? [[String: Any]])?.first?["host"] as? String == "peer" }.met)
+        try Self.writePeer(folder, seq: 2, seen: 1)
+        // An interval of an hour: only the acknowledgement can say seq 2 within seconds.
+        let acknowledged = await Polling.until(timeout: .seconds(5)) { (Self.ownFile(folder)?["seen"] as? [String: Int])?["peer"] == 2 }
+        #expect(acknowledged, "\(Self.ownFile(folder) ?? [:])")
+        #expect(Self.ownFile(folder)?["seq"] as? Int == 1)
+        #expect(await daemon.stop() == .exited(0))
     }
 
     @Test("a canary alone: written at start, its pair there from the start, succeeded once a peer moves and acknowledges")

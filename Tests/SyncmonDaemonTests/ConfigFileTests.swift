@@ -235,6 +235,11 @@ struct ConfigFileTests {
             ("lisen = 127.0.0.1:1\n", 1, "unknown setting lisen (did you mean listen?)"),
             ("frobnicate = 1\n", 1, "unknown setting frobnicate"),
             ("listen =\n", 1, "listen: empty; write host:port"),
+            ("\nlisten = 127.0.0.1:99999\n", 2, #"listen: "127.0.0.1:99999": the port 99999 is out of range; write a port from 1 to 65535"#),
+            ("listen = 127.0.0.1\n", 1, #"listen: "127.0.0.1" has no port; write host:port, [ipv6]:port, or :port for every IPv4 interface"#),
+            ("listen = :http\n", 1, #"listen: ":http": the port "http" is not a number"#),
+            ("listen = ::1:9478\n", 1, "an IPv6 address goes in brackets, [::1]:9478"),
+            ("listen = [::1:9478\n", 1, "unbalanced brackets"),
             ("subscribe = ftp://x\n", 1, "subscribe: \"ftp://x\":"),
             ("log-level = loud\n", 1, #"log-level: "loud" is not a level; write trace, debug, info, notice, warning, error or critical"#),
         ])

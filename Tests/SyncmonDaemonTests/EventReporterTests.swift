@@ -1,9 +1,10 @@
 import Logging
-import SyncmonCore
 import SyncmonDaemon
 import SyncmonLock
 import SyncmonSystemd
 import Testing
+
+@testable import SyncmonCore
 
 /// `EventReporter`: the log entries behind the journald fields of docs/operations.md#logs-and-journald, checked on the
 /// metadata the reporter hands to swift-log (the journald mapping is SyncmonSystemd's).
@@ -30,19 +31,18 @@ struct EventReporterTests {
         reporter.report(monitor.changes(at: at(62)))
 
         let entries = self.recorder.entries
+        // A stall that changes the health is one entry with both meanings: the stall's
+        // MESSAGE_ID and reason, the summary's fields.
         #expect(
             entries.map(\.message) == [
                 "notes/private: sync not_started",
-                "notes/private: stalled (not_syncing)",
-                "notes/private: sync stalled (not_syncing; was not_started)",
-                "notes/private: stall cleared (not_syncing)",
+                "notes/private: sync stalled (not_syncing)",
                 "notes/private: sync in_progress (was stalled)",
             ])
-        #expect(entries.map(\.level) == [.info, .warning, .warning, .notice, .notice])
+        #expect(entries.map(\.level) == [.info, .warning, .notice])
         #expect(
             entries.map { $0.metadata["message_id"] } == [
-                MessageID.summaryChanged.rawValue, MessageID.stallRaised.rawValue, MessageID.summaryChanged.rawValue,
-                MessageID.stallCleared.rawValue, MessageID.summaryChanged.rawValue,
+                MessageID.summaryChanged.rawValue, MessageID.stallRaised.rawValue, MessageID.stallCleared.rawValue,
             ])
         for entry in entries {
             #expect(entry.metadata["syncmon.engine"] == "notes")
@@ -50,12 +50,83 @@ struct EventReporterTests {
         }
         #expect(entries[0].metadata["syncmon.previous_summary"] == nil)
         #expect(entries[1].metadata["syncmon.stall_reason"] == "not_syncing")
-        #expect(entries[2].metadata["syncmon.previous_summary"] == "not_started")
-        #expect(entries[2].metadata["syncmon.summary"] == "stalled")
+        #expect(entries[1].metadata["syncmon.previous_summary"] == "not_started")
+        #expect(entries[1].metadata["syncmon.summary"] == "stalled")
         #expect(entries[2].metadata["syncmon.stall_reason"] == "not_syncing")
-        #expect(entries[3].metadata["syncmon.stall_reason"] == "not_syncing")
-        #expect(entries[4].metadata["syncmon.previous_summary"] == "stalled")
-        #expect(entries[4].metadata["syncmon.stall_reason"] == nil)
+        #expect(entries[2].metadata["syncmon.previous_summary"] == "stalled")
+        #expect(entries[2].metadata["syncmon.summary"] == "in_progress")
+    }
+
+    /// Changes of one pair `a/shared`, built by hand: what the monitor hands the reporter.
+    static func change(_ kind: StatusChange.Kind, _ summary: Summary, stalls: [StallReason] = [], health: Bool = true) -> StatusChange {
+        var change = StatusChange(
+            key: PairKey(engine: InlineName("a")!, database: .shared), kind: kind,
+            evaluation: Evaluation(summary: summary, stalls: StallSet(stalls)), failedPhase: nil)
+        change.isHealthChange = health
+        return change
+    }
+
+    @Test(
+        "one entry per batch of a pair's stall and health change; a stall alone keeps its own",
+        arguments: [
+            (
+                [
+                    change(.stallRaised(.noProgress), .stalled, stalls: [.noProgress]),
+                    change(.summaryChanged(from: .inProgress), .stalled, stalls: [.noProgress]),
+                ],
+                ["a/shared: sync stalled (no_progress)"], [MessageID.stallRaised]
+            ),
+            (
+                [change(.stallCleared(.noProgress), .succeeded), change(.summaryChanged(from: .stalled), .succeeded)],
+                ["a/shared: sync succeeded (was stalled)"], [.stallCleared]
+            ),
+            (
+                [change(.stallCleared(.noProgress), .engineDown), change(.summaryChanged(from: .stalled), .engineDown)],
+                ["a/shared: sync engine_down (was stalled)"], [.summaryChanged]
+            ),
+            (
+                [change(.stallRaised(.retryLoop), .stalled, stalls: [.noProgress, .retryLoop])],
+                ["a/shared: stalled (retry_loop)"], [.stallRaised]
+            ),
+            (
+                [change(.stallCleared(.retryLoop), .stalled, stalls: [.noProgress])],
+                ["a/shared: stall cleared (retry_loop)"], [.stallCleared]
+            ),
+        ])
+    func folding(changes: [StatusChange], messages: [String], ids: [MessageID]) {
+        let reporter = EventReporter(logger: self.logger)
+        reporter.report(changes)
+        #expect(self.recorder.entries.map(\.message) == messages)
+        #expect(self.recorder.entries.map { $0.metadata["message_id"] } == ids.map(\.rawValue))
+    }
+
+    @Test("a wrapped job's failure fits 80 columns on a terminal; the failure's words are a field")
+    func fitsEightyColumns() throws {
+        let reporter = EventReporter(logger: self.logger)
+        var monitor = makeMonitor([
+            (0, line("rsync", "containerEvent", ["database": "shared", "kind": "export", "id": "r1", "started": "2026-11-21T12:00:00Z"]))
+        ])
+        reporter.report(monitor.changes(at: at(0)))
+        let words =
+            "rsync: [sender] change_dir \"/nonexistent/photos\" failed: No such file or directory (2); rsync error: some files/attrs were not transferred"
+        monitor.apply(
+            try #require(
+                decodeEvent(
+                    line(
+                        "rsync", "containerEvent",
+                        [
+                            "database": "shared", "kind": "export", "id": "r1", "started": "2026-11-21T12:00:00Z", "ended": "2026-11-21T12:00:01Z",
+                            "succeeded": false, "error": ["code": "partialTransfer", "message": words],
+                        ]))),
+            at: at(1))
+        reporter.report(monitor.changes(at: at(1)))
+        let entry = try #require(self.recorder.entries.last)
+        #expect(entry.message == "rsync/shared: sync error (export partialTransfer)")
+        #expect(entry.metadata["syncmon.error_message"] == words)
+        let terminal = TerminalLogFormatter.line(
+            time: LogTime(microsecondsSinceEpoch: 1_795_000_000_000_000), level: entry.level, message: entry.message,
+            metadata: entry.metadata.mapValues { .string($0) })
+        #expect(terminal.count <= 80, "\(terminal)")
     }
 
     @Test("an error summary is logged at error with the failed phase and its code; recovery at notice")
@@ -84,7 +155,7 @@ struct EventReporterTests {
         #expect(
             entries.map(\.message) == [
                 "photos/shared: sync in_progress",
-                "photos/shared: sync error (export quotaExceeded; was in_progress)",
+                "photos/shared: sync error (export quotaExceeded)",
                 "photos/shared: sync succeeded (was error)",
             ])
         #expect(entries.map(\.level) == [.info, .error, .notice])

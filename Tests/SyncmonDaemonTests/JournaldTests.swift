@@ -50,8 +50,16 @@ struct JournaldTests {
             let entries = try await Journal.waitForEntries(matching: ["SYSLOG_IDENTIFIER": "syncmon", "SYNCMON_ENGINE": engine]) {
                 $0.contains { $0["SYNCMON_SUMMARY"] == "error" && $0["MESSAGE_ID"] == MessageID.summaryChanged.rawValue }
             }
-            let summaries = entries.filter { $0["MESSAGE_ID"] == MessageID.summaryChanged.rawValue }
+            // One entry per change: the stall that made the pair stalled, and its recovery, are
+            // the stall's entries with the summary's fields (docs/operations.md, "Message IDs").
+            let summaries = entries.filter { $0["SYNCMON_SUMMARY"] != nil }
+            #expect(entries.count == 4, "\(entries)")
             #expect(summaries.map { $0["SYNCMON_SUMMARY"] ?? "?" } == ["not_started", "stalled", "in_progress", "error"], "\(entries)")
+            #expect(
+                summaries.map { $0["MESSAGE_ID"] ?? "?" } == [
+                    MessageID.summaryChanged.rawValue, MessageID.stallRaised.rawValue, MessageID.stallCleared.rawValue,
+                    MessageID.summaryChanged.rawValue,
+                ])
             #expect(summaries.map { $0["SYNCMON_PREVIOUS_SUMMARY"] ?? "-" } == ["-", "not_started", "stalled", "in_progress"])
             // err for error, warning for stalled, notice for the recovery, info otherwise.
             #expect(summaries.map { $0["PRIORITY"] ?? "?" } == ["6", "4", "5", "3"])

@@ -9,9 +9,12 @@ public enum ExitStatusTable {
         case signalled(Int32)
     }
 
-    /// rclone 1.60 (lib/exitcode/exitcode.go).
+    /// rclone 1.60 (lib/exitcode/exitcode.go). Its table calls 1 "syntax or usage error", but
+    /// rclone exits 1 for every error it does not sort (resolveExitCode's default branch:
+    /// "Failed to copy: mkdir …: permission denied", a remote it cannot open), so 1 reads as
+    /// what it mostly is; 2 is the table's own "not otherwise categorised".
     static let rclone: [Int32: (KnownErrorCode, String)] = [
-        1: (.usageError, "syntax or usage error"),
+        1: (.uncategorizedError, "uncategorised error"),
         2: (.uncategorizedError, "error not otherwise categorised"),
         3: (.directoryNotFound, "directory not found"),
         4: (.fileNotFound, "file not found"),
@@ -22,10 +25,15 @@ public enum ExitStatusTable {
         9: (.noFilesTransferred, "no files transferred (--error-on-no-transfer)"),
     ]
 
-    /// restic 0.14 (cmd/restic/main.go; doc/040_backup.rst).
+    /// restic 0.14 (cmd/restic/main.go; doc/040_backup.rst), and the statuses 0.17 split out of
+    /// 1 (doc/075_scripting.rst): still fatal, with their own words; 130 is SIGINT's.
     static let restic: [Int32: (KnownErrorCode, String)] = [
         1: (.fatal, "fatal error, no snapshot created"),
         3: (.incompleteSnapshot, "some source files could not be read, the snapshot is incomplete"),
+        10: (.fatal, "the repository does not exist"),
+        11: (.fatal, "the repository could not be locked"),
+        12: (.fatal, "wrong password"),
+        130: (.interrupted, "interrupted (SIGINT)"),
     ]
 
     /// rsync 3.2 (errcode.h, log.c, the man page's EXIT VALUES). 24 (files vanished before they
@@ -84,8 +92,11 @@ public enum ExitStatusTable {
             let message = status == 0 ? "\(program) succeeded" : "\(program) exited with status \(status), a success (\(lastError ?? "files vanished"))"
             return RunOutcome(code: nil, message: message)
         case .exited(let status):
+            // The tool's own words first; then what its table says the status means, in words
+            // (the code alone, `uncategorizedError`, is for machines).
             if let tool, let (code, meaning) = self.table(tool)[status] {
-                return RunOutcome(code: code.description, message: lastError ?? "\(program) exited with status \(status): \(meaning)")
+                let said = "\(program): \(meaning)"
+                return RunOutcome(code: code.description, message: lastError.map { "\($0) (\(said), exit \(status))" } ?? "\(said) (exit \(status))")
             }
             return RunOutcome(code: "exit\(status)", message: lastError ?? "\(program) exited with status \(status)")
         }

@@ -49,6 +49,7 @@ extension Canary {
         if file.seq > peer.seq {
             peer.lastMoved = now
             actions.append(.moved(peer: named, seq: file.seq))
+            self.acknowledgeSoon(at: now.monotonic)
         }
         // A `seq` that went down (the peer lost its state) is the new baseline, not a move.
         peer.seq = file.seq

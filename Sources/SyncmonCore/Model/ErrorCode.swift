@@ -36,9 +36,9 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
     // statuses by each tool's documented table, and what the tools report while they run.
     // Appended after `unknown`, so that the codes above keep their numbers.
 
-    /// rclone 1, rsync 1: syntax or usage error.
+    /// rsync 1: syntax or usage error.
     case usageError
-    /// rclone 2: an error not otherwise categorised.
+    /// rclone 2, and rclone 1 (its exit status for any error it does not sort): an error not otherwise categorised.
     case uncategorizedError
     /// rclone 3: directory not found.
     case directoryNotFound
@@ -84,7 +84,7 @@ public enum KnownErrorCode: UInt8, CaseIterable, Hashable, Sendable, CustomStrin
     case siblingTerminated
     /// rsync 19: received SIGUSR1.
     case receivedSIGUSR1
-    /// rsync 20: received SIGINT, SIGTERM or SIGHUP.
+    /// rsync 20: received SIGINT, SIGTERM or SIGHUP; restic 130: interrupted by SIGINT.
     case interrupted
     /// rsync 21: waitpid() failed.
     case waitChildFailed

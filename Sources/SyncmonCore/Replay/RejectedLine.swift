@@ -42,8 +42,20 @@ public struct RejectedLine: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The first 80 characters of `bytes`, invalid UTF-8 replaced and control characters escaped,
-    /// with `…` when cut.
+    /// A control byte as C and `od -c` write it, for a person: `\t`, `\r`, else `\x08`, two
+    /// hex digits (never Swift's `\u{8}`).
+    static func escaped(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x09: return "\\t"
+        case 0x0D: return "\\r"
+        default:
+            let digits = String(byte, radix: 16, uppercase: true)
+            return "\\x" + (digits.count < 2 ? "0" + digits : digits)
+        }
+    }
+
+    /// The first 80 characters of `bytes`, invalid UTF-8 replaced and control characters escaped
+    /// (``escaped(_:)``), with `…` when cut.
     static func excerpt(of bytes: UnsafeRawBufferPointer) -> String {
         let limit = 80
         let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
@@ -55,7 +67,7 @@ public struct RejectedLine: Sendable, Equatable, CustomStringConvertible {
                 break
             }
             if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += scalar == "\t" ? "\\t" : scalar == "\r" ? "\\r" : "\\u{\(String(scalar.value, radix: 16))}"
+                result += Self.escaped(UInt8(scalar.value))
             } else {
                 result.unicodeScalars.append(scalar)
             }

@@ -95,10 +95,11 @@ struct CanaryRunner {
         _ = store.canary(self.key, self.canary.status, cycles: cycles, now: now.wall)
     }
 
-    /// Persists the `seq` first (a crash never reuses one), then writes the file.
+    /// Persists a new `seq` first (a crash never reuses one), then writes the file. An
+    /// acknowledgement rewrites the `seq` written already: nothing new to persist.
     private mutating func write(_ file: CanaryFile, at now: CanaryMoment, logger: Logger) {
         do {
-            try AtomicFile.write(Array("\(file.seq)\n".utf8), to: self.seqPath)
+            if file.seq > self.canary.seq { try AtomicFile.write(Array("\(file.seq)\n".utf8), to: self.seqPath) }
         } catch {
             let detail = "cannot persist the canary's seq: \(error)"
             self.canary.failed(.write, detail: detail)

@@ -38,7 +38,7 @@ extension DaemonSetting {
 
     public static let listen = DaemonSetting(
         "listen",
-        .text("HOST:PORT", accepted: "host:port, [ipv6]:port, or :port for every IPv4 interface"),
+        .listenAddress,
         reload: .restart,
         summary: "HTTP address for /metrics, /healthz and /api/v1/status (repeatable).",
         details: "`[::1]:9478` for IPv6; `:9478` for every IPv4 interface.",

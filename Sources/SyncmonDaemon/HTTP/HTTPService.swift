@@ -120,14 +120,14 @@ public struct HTTPService: Service {
         return (ip.contains(":") ? "[\(ip)]" : ip) + ":\(port)"
     }
 
-    /// `host:port`, `[v6]:port` or `:port` (all interfaces).
+    /// `host:port`, `[v6]:port` or `:port` (all interfaces), checked with the setting.
     static func split(_ address: String) throws -> (host: String, port: Int) {
-        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
-            (0...65535).contains(port)
-        else { throw DaemonError.system("invalid listen address \(address): expected host:port") }
-        var host = String(address[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host.isEmpty ? "0.0.0.0" : host, port)
+        do throws(SettingValueError) {
+            let parsed = try ListenAddress.parse(address)
+            return (parsed.host, parsed.port)
+        } catch {
+            throw DaemonError.configuration("listen: \(error.message)")
+        }
     }
 }
 

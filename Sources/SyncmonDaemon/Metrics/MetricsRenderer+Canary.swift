@@ -8,7 +8,8 @@ extension MetricsRenderer {
     enum CanaryFamilies {
         static let roundTrip = MetricFamily.gauge(
             "syncmon_canary_round_trip_seconds",
-            help: "The last round trip of this host's canary through the peer: from writing a seq to reading the peer's acknowledgement."
+            help:
+                "The last round trip of this host's canary through the peer: from writing a seq to reading the peer's acknowledgement, which the peer writes as soon as it reads the seq."
         )
         static let lastMoved = MetricFamily.gauge(
             "syncmon_canary_last_moved_timestamp_seconds",

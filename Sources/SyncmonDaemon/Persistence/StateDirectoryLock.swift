@@ -19,12 +19,14 @@ public final class StateDirectoryLock: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Takes the lock of `directory` (created when missing) or throws, exit code 73, naming the
-    /// directory and the holder's pid.
+    /// Takes the lock of `directory` (created when missing) or throws: 73 naming the holder's
+    /// pid, 77 or 74 when the directory cannot be made or written (``DaemonError/stateDirectory(_:failedAt:code:)``).
     public static func take(_ directory: String) throws(DaemonError) -> StateDirectoryLock {
         let path = directory + "/lock"
         do {
             try PushIngestService.prepareDirectory(of: path)
+        } catch let error as DirectoryCreationError {
+            throw DaemonError.stateDirectory(directory, failedAt: error.path, code: error.code)
         } catch {
             throw DaemonError.system("cannot create the state directory \(directory): \(error)")
         }
@@ -32,12 +34,7 @@ public final class StateDirectoryLock: Sendable {
         // open read-only (flock needs no write access): a descriptor open for writing would
         // keep the directory's file system from being remounted read-only.
         let descriptor = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw DaemonError.taken(
-                "cannot open the lock file \(path): \(SystemErrorText.words(code)); run the daemon as the state directory's owner or choose another --state-dir"
-            )
-        }
+        guard descriptor >= 0 else { throw DaemonError.stateDirectory(directory, failedAt: path, code: errno) }
         var result: Int32
         repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
         guard result == 0 else {
@@ -48,6 +45,13 @@ public final class StateDirectoryLock: Sendable {
                 throw DaemonError.taken("cannot lock \(path): \(SystemErrorText.words(code))")
             }
             throw DaemonError.taken(Self.heldMessage(directory, pid: holder))
+        }
+        // The lock opens read-only on a read-only file system once it exists: the state must
+        // be writable too, or every save would fail later, silently to the one who started it.
+        guard access(directory, W_OK) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw DaemonError.stateDirectory(directory, failedAt: directory, code: code)
         }
         // The pid through a second descriptor, closed at once: closing it leaves the lock,
         // which belongs to the first one's open file description.

@@ -113,7 +113,7 @@ public struct PushIngestService: Service {
             components.append(component)
             let partial = root + components.joined(separator: "/")
             if mkdir(partial, 0o755) != 0, errno != EEXIST {
-                throw DaemonError.system("cannot create \(partial): \(String(cString: strerror(errno)))")
+                throw DirectoryCreationError(path: partial, code: errno)
             }
         }
     }

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import SyncmonCore
+import SyncmonHost
 import SyncmonLock
 
 #if canImport(Glibc)
@@ -191,12 +192,12 @@ struct StreamConnection: Sendable {
     static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         if let error = error as? NIOConnectionError {
-            if let dns = error.dnsAError ?? error.dnsAAAAError { return "cannot resolve \(error.host): \(dns)" }
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "cannot resolve the host name \(error.host)" }
             if let first = error.connectionErrors.first { return Self.describe(first.error) }
             return "cannot connect to \(error.host):\(error.port)"
         }
         if let error = error as? ChannelError, case .connectTimeout = error { return "connect timed out" }
-        return "\(error)"
+        return SystemErrorText.words(error)
     }
 }
 

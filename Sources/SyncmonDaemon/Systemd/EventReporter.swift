@@ -64,12 +64,41 @@ public final class EventReporter: Sendable {
         }
     }
 
-    /// Logs each change.
+    /// Logs each change: one entry per health change and per stall raised or cleared, where a
+    /// stall that changes the pair's health is one entry with both meanings (docs/operations.md,
+    /// "Message IDs"): `sync stalled (no_progress)` carries the stall's MESSAGE_ID and reason and the
+    /// summary fields; the stall's own entry would say the same thing twice.
     public func report(_ changes: [StatusChange]) {
-        for change in changes { self.report(change) }
+        // Most batches (every pair's first verdict at start, say) hold no stall: nothing to fold.
+        guard changes.contains(where: { !$0.isSummaryChange }) else {
+            for change in changes { self.report(change, folding: []) }
+            return
+        }
+        var summaries: [PairKey: Int] = [:]
+        for (index, change) in changes.enumerated() where change.isSummaryChange && change.isHealthChange { summaries[change.key] = index }
+        var folded: [Int: [StatusChange]] = [:]
+        var said = Set<Int>()
+        for (index, change) in changes.enumerated() {
+            guard let target = summaries[change.key], Self.folds(change, into: changes[target]) else { continue }
+            folded[target, default: []].append(change)
+            said.insert(index)
+        }
+        for (index, change) in changes.enumerated() where !said.contains(index) { self.report(change, folding: folded[index] ?? []) }
     }
 
-    private func report(_ change: StatusChange) {
+    /// Whether the entry of `summary` (a health change of the same pair) says `stall` too: a
+    /// stall raised that made the pair `stalled`, or one cleared that ended `stalled`.
+    static func folds(_ stall: StatusChange, into summary: StatusChange) -> Bool {
+        guard stall.key == summary.key, summary.isHealthChange, case .summaryChanged(let previous) = summary.kind else { return false }
+        switch stall.kind {
+        case .stallRaised: return summary.evaluation.summary == .stalled
+        case .stallCleared: return previous == .stalled
+        case .summaryChanged: return false
+        }
+    }
+
+    /// One entry: `change`, saying the stalls in `folded` too.
+    private func report(_ change: StatusChange, folding folded: [StatusChange]) {
         var metadata: Logger.Metadata = [
             SyncmonMetadataKey.engine: "\(change.key.engine)",
             SyncmonMetadataKey.database: "\(change.key.database)",
@@ -83,15 +112,14 @@ public final class EventReporter: Sendable {
         let pair = "\(change.key.engine)/\(change.key.database)"
         switch change.kind {
         case .summaryChanged(let previous):
-            metadata[SyncmonMetadataKey.messageID] = MessageID.summaryChanged.metadataValue
             if let previous { metadata[SyncmonMetadataKey.previousSummary] = "\(previous)" }
             let stalls = change.evaluation.stalls.map(\.description)
             if !stalls.isEmpty { metadata[SyncmonMetadataKey.stallReason] = "\(stalls.joined(separator: ","))" }
+            let level = change.isHealthChange ? ChangeSeverity.ofChange(to: change.evaluation.summary, from: previous).logLevel : .debug
+            metadata[SyncmonMetadataKey.messageID] = Self.messageID(of: change, folding: folded).metadataValue
+            let cleared = folded.compactMap { if case .stallCleared(let reason) = $0.kind { reason.description } else { nil } }
+            if !cleared.isEmpty, stalls.isEmpty { metadata[SyncmonMetadataKey.stallReason] = "\(cleared.joined(separator: ","))" }
             // A move inside one health state is a cycle of a healthy engine: debug only.
-            let level =
-                change.isHealthChange
-                ? ChangeSeverity.ofChange(to: change.evaluation.summary, from: previous).logLevel
-                : .debug
             self.logger.log(level: level, "\(pair): sync \(change.evaluation.summary)\(Self.why(change, previous: previous))", metadata: metadata)
         case .stallRaised(let reason):
             metadata[SyncmonMetadataKey.messageID] = MessageID.stallRaised.metadataValue
@@ -104,24 +132,35 @@ public final class EventReporter: Sendable {
         }
     }
 
-    /// What a summary change's line says after the summary, so that it reads whole on a terminal
-    /// without its fields: the stall reasons of `stalled`, the failing phase, code and the
-    /// failure's own words of `error` and `retrying`, then the summary before.
-    /// `(no_progress; was in_progress)`, `(export partialTransfer: rsync: change_dir …; was in_progress)`.
+    /// A summary change's MESSAGE_ID: the stall's when it says one raised (the pair is now
+    /// `stalled`) or one cleared by a recovery, so that `journalctl MESSAGE_ID=` of a stall
+    /// finds every stall; the summary change's otherwise (a stall ended by `engine_down` is
+    /// that change, saying `was stalled`).
+    static func messageID(of change: StatusChange, folding folded: [StatusChange]) -> MessageID {
+        guard let first = folded.first else { return .summaryChanged }
+        switch first.kind {
+        case .stallRaised: return .stallRaised
+        case .stallCleared: return change.evaluation.summary.hasSameHealth(as: .succeeded) ? .stallCleared : .summaryChanged
+        case .summaryChanged: return .summaryChanged
+        }
+    }
+
+    /// What a summary change's line says after the summary, short enough that the line fits 80
+    /// columns on a terminal with ordinary names (time, level, pair, message): the stall reasons
+    /// of `stalled`, the failing phase and code of `error` and `retrying`, else the summary
+    /// before. The rest — the failure's own words, the summary before a stall or failure — is
+    /// in the entry's fields (`SYNCMON_ERROR_MESSAGE`, `SYNCMON_PREVIOUS_SUMMARY`), shown at
+    /// debug and in logfmt. `(no_progress)`, `(export partialTransfer)`, `(was stalled)`.
     static func why(_ change: StatusChange, previous: Summary?) -> String {
-        var parts: [String] = []
         switch change.evaluation.summary {
-        case .stalled:
-            parts.append(change.evaluation.stalls.map(\.description).joined(separator: ","))
+        case .stalled where !change.evaluation.stalls.isEmpty:
+            return " (\(change.evaluation.stalls.map(\.description).joined(separator: ",")))"
         case .error, .retrying:
-            if let failed = change.failedPhase {
-                parts.append("\(failed.phase) \(failed.error.code)" + (failed.error.message.map { ": \($0)" } ?? ""))
-            }
+            if let failed = change.failedPhase { return " (\(failed.phase) \(failed.error.code))" }
         default:
             break
         }
-        if let previous { parts.append("was \(previous)") }
-        return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
+        return previous.map { " (was \($0))" } ?? ""
     }
 
     /// Logs what a `syncmon forget` removed (docs/operations.md#forgetting-an-engine).
@@ -171,6 +210,13 @@ public final class EventReporter: Sendable {
             "rejected \(decision.count) event line(s) on \(transport): \(first.reason)\(field)",
             metadata: metadata
         )
+    }
+}
+
+extension StatusChange {
+    /// Whether it is a summary change (not a stall raised or cleared).
+    fileprivate var isSummaryChange: Bool {
+        if case .summaryChanged = self.kind { true } else { false }
     }
 }
 

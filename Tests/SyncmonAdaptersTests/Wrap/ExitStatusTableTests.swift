@@ -22,7 +22,7 @@ struct ExitStatusTableTests {
 
     static let cases: [Case] = [
         Case(.rclone, .exited(0), nil, nil),
-        Case(.rclone, .exited(1), "usageError", .actionable),
+        Case(.rclone, .exited(1), "uncategorizedError", .actionable),
         Case(.rclone, .exited(2), "uncategorizedError", .actionable),
         Case(.rclone, .exited(3), "directoryNotFound", .actionable),
         Case(.rclone, .exited(4), "fileNotFound", .actionable),
@@ -36,6 +36,10 @@ struct ExitStatusTableTests {
         Case(.restic, .exited(1), "fatal", .actionable),
         Case(.restic, .exited(3), "incompleteSnapshot", .actionable),
         Case(.restic, .exited(2), "exit2", .actionable),
+        Case(.restic, .exited(10), "fatal", .actionable),
+        Case(.restic, .exited(11), "fatal", .actionable),
+        Case(.restic, .exited(12), "fatal", .actionable),
+        Case(.restic, .exited(130), "interrupted", .actionable),
         Case(.rsync, .exited(0), nil, nil),
         Case(.rsync, .exited(1), "usageError", .actionable),
         Case(.rsync, .exited(2), "protocolIncompatibility", .actionable),
@@ -83,16 +87,26 @@ struct ExitStatusTableTests {
         #expect(outcome.succeeded == (testCase.code == nil))
     }
 
-    @Test("the message: the tool's last words when it had any, else the status and its meaning")
-    func messages() {
-        #expect(
-            ExitStatusTable.outcome(of: .exited(3), tool: .rclone, program: "rclone", lastError: nil).message
-                == "rclone exited with status 3: directory not found")
-        #expect(
-            ExitStatusTable.outcome(of: .exited(3), tool: .rclone, program: "rclone", lastError: "Failed to sync: directory not found").message
-                == "Failed to sync: directory not found")
-        #expect(ExitStatusTable.outcome(of: .exited(2), tool: nil, program: "borg", lastError: nil).message == "borg exited with status 2")
-        #expect(ExitStatusTable.outcome(of: .signalled(9), tool: nil, program: "borg", lastError: nil).message == "borg was killed by SIGKILL")
+    @Test(
+        "the message: the tool's last words first, then what its table says the status means",
+        arguments: [
+            (WrappedTool?.some(.rclone), ExitStatusTable.Termination.exited(3), "rclone", String?.none, "rclone: directory not found (exit 3)"),
+            (.rclone, .exited(3), "rclone", "Failed to sync: directory not found", "Failed to sync: directory not found (rclone: directory not found, exit 3)"),
+            (
+                .rclone, .exited(1), "rclone", "Failed to copy: mkdir /srv/dst: permission denied",
+                "Failed to copy: mkdir /srv/dst: permission denied (rclone: uncategorised error, exit 1)"
+            ),
+            (.rclone, .exited(1), "rclone", nil, "rclone: uncategorised error (exit 1)"),
+            (
+                .restic, .exited(12), "restic", "Fatal: wrong password or no key found",
+                "Fatal: wrong password or no key found (restic: wrong password, exit 12)"
+            ),
+            (nil, .exited(2), "borg", nil, "borg exited with status 2"),
+            (nil, .exited(2), "borg", "Repository does not exist", "Repository does not exist"),
+            (nil, .signalled(9), "borg", nil, "borg was killed by SIGKILL"),
+        ])
+    func message(tool: WrappedTool?, termination: ExitStatusTable.Termination, program: String, lastError: String?, expected: String) {
+        #expect(ExitStatusTable.outcome(of: termination, tool: tool, program: program, lastError: lastError).message == expected)
     }
 
     @Test("every table code is a known code with the class the table gives it, and the transient ones are exactly the table's")

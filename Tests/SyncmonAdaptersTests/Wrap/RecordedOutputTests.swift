@@ -43,7 +43,7 @@ struct RecordedOutputTests {
         Case(
             recording: Recording(name: "rclone-refused", tool: .rclone, output: rcloneOwned, exitStatus: 1),
             progressReports: 0, files: 0, problems: [],
-            lastError: "Failed to create file system for \":webdav:dst\"", outcome: "usageError", outcomeClass: .actionable),
+            lastError: "Failed to create file system for \":webdav:dst\"", outcome: "uncategorizedError", outcomeClass: .actionable),
         Case(
             recording: Recording(name: "rclone-retry", tool: .rclone, output: rcloneOwned, exitStatus: 0),
             progressReports: 4, files: 3,

@@ -5,6 +5,7 @@ import NIOHTTP1
 import SyncmonAdapters
 import SyncmonCore
 import SyncmonHost
+import SyncmonStatusAPI
 import SyncmonSystemd
 
 #if canImport(Glibc)
@@ -104,7 +105,7 @@ struct SyncthingSource: EventSource {
             case .connectTimeout: return "no connection to \(url) within the connect timeout (is the host reachable?)"
             case .deadlineExceeded, .readTimeout: return "no answer from \(url) within the poll's timeout"
             case .remoteConnectionClosed: return "Syncthing at \(url) closed the connection"
-            default: return "\(error)"
+            default: return "\(HTTPGetClient.words(error)) (\(url))"
             }
         }
         if error is SyncthingSourceError || error is SyncthingAdapterError { return "\(error)" }
