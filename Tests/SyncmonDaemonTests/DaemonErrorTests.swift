@@ -27,6 +27,23 @@ struct DaemonErrorTests {
         #expect("\(error)" == message)
     }
 
+    @Test(
+        "an events socket that cannot be bound: 77 or 74 by its cause, never 73",
+        arguments: [
+            (
+                EACCES, Int32(77),
+                "cannot listen on the events socket /run/x/events.sock: permission denied in its directory; give the directory to the daemon's user, or choose another --events-socket"
+            ),
+            (EROFS, 74, "cannot listen on the events socket /run/x/events.sock: the file system is read-only; choose an --events-socket on a writable file system"),
+            (ENOSPC, 1, "cannot listen on the events socket /run/x/events.sock: no space left on device"),
+        ]
+    )
+    func eventsSocketBind(code: Int32, status: Int32, message: String) {
+        let error = EventsSocket.bindError("/run/x/events.sock", code: code)
+        #expect(error.exitCode == status)
+        #expect("\(error)" == message)
+    }
+
     /// The user the fix names: the one running the test, as the daemon would name its own.
     static let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
 

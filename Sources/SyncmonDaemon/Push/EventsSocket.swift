@@ -32,7 +32,8 @@ public struct EventsSocket: Sendable {
     /// binds and the other finds it listening.
     ///
     /// - Throws: ``DaemonError`` with exit code 73 when another process listens on `path` or a
-    ///   file that is not a socket is in the way; exit code 1 for anything else.
+    ///   file that is not a socket is in the way; 77 when this user may not bind or probe it, 74
+    ///   on a read-only file system; exit code 1 for anything else.
     public static func claim(_ path: String) throws(DaemonError) -> EventsSocket {
         do {
             try PushIngestService.prepareDirectory(of: path)
@@ -61,6 +62,11 @@ public struct EventsSocket: Sendable {
             throw DaemonError.taken(Self.takenMessage(path, pid: pid))
         case .stale:
             unlink(path)
+        case .unknown(let code) where code == EACCES || code == EPERM:
+            // Not another daemon's: this user may not use the file (exit 77, as for the state directory).
+            throw DaemonError.permission(
+                "cannot use the events socket \(path): permission denied; run syncmon daemon as the socket's owner, or choose another --events-socket"
+            )
         case .unknown(let code):
             throw DaemonError.taken(
                 "cannot tell whether another daemon listens on the events socket \(path): \(SystemErrorText.words(code)); run syncmon daemon as the socket's owner, or choose another --events-socket"
@@ -120,14 +126,27 @@ public struct EventsSocket: Sendable {
                 throw DaemonError.taken(Self.takenMessage(path, pid: nil))
             }
             if bound == -2 { throw DaemonError.taken("the events socket path is too long (over 107 bytes): \(path)") }
-            let message = "cannot listen on the events socket \(path): \(SystemErrorText.words(code))"
-            throw code == EACCES ? DaemonError.taken(message) : DaemonError.system(message)
+            throw Self.bindError(path, code: code)
         }
         // Engines in the socket's group may write; nobody else (docs/protocol.md#transports).
         chmod(path, 0o660)
         var status = stat()
         _ = stat(path, &status)
         return EventsSocket(path: path, descriptor: descriptor, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
+    /// Why binding `path` failed, with the exit status its fix belongs to: permission denied is
+    /// 77 and a read-only file system 74, as for the state directory; 73 stays "another daemon's".
+    package static func bindError(_ path: String, code: Int32) -> DaemonError {
+        let head = "cannot listen on the events socket \(path)"
+        switch code {
+        case EACCES, EPERM:
+            return .permission("\(head): permission denied in its directory; give the directory to the daemon's user, or choose another --events-socket")
+        case EROFS:
+            return .cannotWrite("\(head): the file system is read-only; choose an --events-socket on a writable file system")
+        default:
+            return .system("\(head): \(SystemErrorText.words(code))")
+        }
     }
 
     /// Removes the socket file, unless it is no longer the one this daemon bound (another
