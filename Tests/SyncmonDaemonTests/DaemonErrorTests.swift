@@ -34,7 +34,10 @@ struct DaemonErrorTests {
                 EACCES, Int32(77),
                 "cannot listen on the events socket /run/x/events.sock: permission denied in its directory; give the directory to the daemon's user, or choose another --events-socket"
             ),
-            (EROFS, 74, "cannot listen on the events socket /run/x/events.sock: the file system is read-only; choose an --events-socket on a writable file system"),
+            (
+                EROFS, 74,
+                "cannot listen on the events socket /run/x/events.sock: the file system is read-only; choose an --events-socket on a writable file system"
+            ),
             (ENOSPC, 1, "cannot listen on the events socket /run/x/events.sock: no space left on device"),
         ]
     )
