@@ -1,6 +1,6 @@
 import SyncmonCore
 
-/// The rules file of SPEC §10.4: the configuration file's syntax (`# comments`, `key = value`),
+/// The rules file of docs/systemd-units.md#journal-rules: the configuration file's syntax (`# comments`, `key = value`),
 /// `[rule NAME]` sections tried in order, each with one `match`, an optional `priority` and one or
 /// more `emit` lines.
 ///

@@ -1,4 +1,4 @@
-/// What a reload (SIGHUP) makes of a rules file (SPEC §10.4): the new text parsed and checked
+/// What a reload (SIGHUP) makes of a rules file (docs/systemd-units.md#journal-rules): the new text parsed and checked
 /// as at start; the running rules replaced only when it has no problem, and kept otherwise.
 public enum RulesReload: Sendable, Equatable {
     /// The file is as it was: nothing to do.

@@ -152,7 +152,7 @@ struct DaemonCommand: AsyncParsableCommand {
             do { try spec.checkRequirements(configuration: configuration) } catch {
                 throw ValidationError("\(spec.name): \(error)")
             }
-            // A unit's setup carries only its failures, so not_syncing means nothing for it (SPEC §10.3).
+            // A unit's setup carries only its failures, so not_syncing means nothing for it (docs/systemd-units.md).
             if configuration.engineThresholds[spec.name]?[.notSyncing] == nil {
                 configuration.engineThresholds[spec.name, default: [:]][.notSyncing] = .seconds(Int64(0))
             }

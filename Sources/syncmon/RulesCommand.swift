@@ -3,7 +3,7 @@ import SyncmonCore
 import SyncmonHost
 import SyncmonRules
 
-/// `syncmon rules`: tools for journal rules (SPEC §10.4).
+/// `syncmon rules`: tools for journal rules (docs/systemd-units.md#journal-rules).
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",

@@ -2,7 +2,7 @@ import SyncmonAdapters
 import SyncmonCore
 import Testing
 
-/// Syncthing's own words reach the outstanding failure as its message (SPEC §2.1 v1.2): the
+/// Syncthing's own words reach the outstanding failure as its message (docs/protocol.md#phases): the
 /// folder error of a folder that stopped, and the item and error of a failed pull.
 @Suite("Syncthing adapter: failure messages")
 struct SyncthingMessageTests {

@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// A canary's place in the state model (SPEC §2.3, §2.5): its pair exists from the start,
+/// A canary's place in the state model (docs/canary.md): its pair exists from the start,
 /// reads `succeeded` while files cross as long as no engine reports, and `canary_late` is a
 /// stall like the others — suppressed, and given the full T after every suppression.
 @Suite("Canary pairs")

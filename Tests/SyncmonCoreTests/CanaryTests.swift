@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// The canary's rules (SPEC §2.3, §2.5) on a manual clock: moves, acknowledgements and round
+/// The canary's rules (docs/canary.md) on a manual clock: moves, acknowledgements and round
 /// trips, the two rules of `canary_late` and their clocks, modes, the peer limit, forgetting,
 /// restarts and clock jumps. `late-after` is 20 s and the interval 2 s throughout.
 @Suite("Canary")

@@ -2,7 +2,7 @@ import Foundation
 import SyncmonCore
 import Testing
 
-/// Failure messages (docs/protocol.md#phases, SPEC §2.1 v1.2): kept cut to 256 bytes between
+/// Failure messages (docs/protocol.md#phases): kept cut to 256 bytes between
 /// characters, control characters escaped, invalid UTF-8 replaced; shown on the outstanding
 /// failure and in status JSON.
 @Suite("Error messages")

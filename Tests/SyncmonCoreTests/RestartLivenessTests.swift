@@ -2,7 +2,7 @@ import Foundation
 import SyncmonCore
 import Testing
 
-/// Liveness across a daemon restart (docs/protocol.md#liveness, SPEC §2.2 v1.2): stopped stays
+/// Liveness across a daemon restart (docs/protocol.md#liveness): stopped stays
 /// stopped, down stays down, a heartbeat promise or a tie to an open push connection gets its
 /// grace from the daemon's start, and the start gives every stall clock the full threshold.
 @Suite("Liveness across a restart")

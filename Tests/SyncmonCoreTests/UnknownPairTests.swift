@@ -1,7 +1,7 @@
 import SyncmonCore
 import Testing
 
-/// A pair whose source cannot see its engine at all (SPEC §10.3: a `unit:` source's unit that
+/// A pair whose source cannot see its engine at all (docs/systemd-units.md: a `unit:` source's unit that
 /// systemd does not know): it exists, reads `unknown` with no stall whatever it holds, and once
 /// the engine is seen again it is a normal pair whose stall clocks start from then.
 @Suite("Unknown pairs")

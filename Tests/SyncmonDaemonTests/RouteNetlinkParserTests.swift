@@ -140,7 +140,7 @@ struct RouteNetlinkParserTests {
         #expect(parsed == row.expected)
     }
 
-    @Test("dump requests: a netlink header (REQUEST|DUMP, the sequence) and an AF_UNSPEC ifinfomsg or rtmsg")
+    @Test("dump requests: a netlink header (REQUEST|DUMP, the sequence) and an ifinfomsg or rtmsg of family 0 (every family)")
     func requests() {
         #expect(
             RouteNetlinkSocket.bytes(of: .links(sequence: 7)) == B.u32(32) + B.u16(18) + B.u16(0x301) + B.u32(7) + B.u32(0) + [UInt8](repeating: 0, count: 16))

@@ -6,7 +6,7 @@ import Testing
 @testable import SyncmonDaemon
 
 /// `syncmon_source_up` is 1 from a source's first answer, for every kind of source, and not only
-/// after a reconnect (SPEC §3 v1.2): a healthy source must never trip `SyncmonSourceDown`.
+/// after a reconnect (docs/metrics.md): a healthy source must never trip `SyncmonSourceDown`.
 /// Each peer is a real local listener or file that answers from the start.
 @Suite("Subscribe: source_up from the first answer")
 struct SourceUpTests {

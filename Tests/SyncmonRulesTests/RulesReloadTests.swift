@@ -3,7 +3,7 @@ import Testing
 
 @testable import SyncmonRules
 
-/// SIGHUP and a rules file (SPEC §10.4): the new text checked as at start, swapped in when
+/// SIGHUP and a rules file (docs/systemd-units.md#journal-rules): the new text checked as at start, swapped in when
 /// valid, the running rules kept (with `file:line`) when not.
 @Suite("Rules files: reload")
 struct RulesReloadTests {

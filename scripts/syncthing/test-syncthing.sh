@@ -93,7 +93,7 @@ start_daemon
 
 log "--- 1. healthy"
 check "a/shared and b/shared succeeded at start" 30 eval 'healthy a && healthy b'
-# SPEC §3 (v1.2): up from the first answer, not only after a reconnect.
+# docs/metrics.md: up from the first answer, not only after a reconnect.
 source_up() { curl -s "http://127.0.0.1:$port/metrics" | grep -qx "syncmon_source_up{source=\"$1\"} 1"; }
 check "syncmon_source_up 1 for a and b from their first answer" 5 eval 'source_up a && source_up b'
 if grep -q "subscribe source [ab]: disconnected" "$work/daemon.log"; then bad "a source was called disconnected at start"; else ok "no source disconnected at start"; fi

@@ -27,7 +27,7 @@ extension Canary {
         self.forgotten[host] = seq
     }
 
-    /// The rule `peer` breaks at `now`, if any (SPEC §2.3, §2.5): its canary has not moved
+    /// The rule `peer` breaks at `now`, if any (docs/canary.md): its canary has not moved
     /// for `late-after`; or (mode `both`) it still moves but has not acknowledged a `seq`
     /// written `late-after` ago. Each clock counts from the latest of its own start, the
     /// peer's first sighting, the daemon's start and the end of the last suppression.

@@ -1,4 +1,4 @@
-/// One canary (SPEC §2.5, docs/canary.md): this host's `seq`, the peers it reads, their moves
+/// One canary (docs/canary.md): this host's `seq`, the peers it reads, their moves
 /// and round trips, and which of them are late.
 ///
 /// Pure: the owner passes in every moment (this host's monotonic clock, with the real-time

@@ -14,7 +14,7 @@ public struct CanaryConfiguration: Hashable, Sendable {
     /// A peer not heard from (its canary not moving) for this long is forgotten.
     public var forgetAfter: TimeSpan
 
-    /// The defaults of SPEC §2.5: every 60 s, late after 10 min, both ways, 32 peers, 7 days.
+    /// The defaults of docs/canary.md: every 60 s, late after 10 min, both ways, 32 peers, 7 days.
     public static let defaultInterval = TimeSpan.seconds(60 as Int64)
     public static let defaultLateAfter = TimeSpan.seconds(600 as Int64)
     public static let defaultMaximumPeers = 32

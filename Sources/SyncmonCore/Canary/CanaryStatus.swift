@@ -1,4 +1,4 @@
-/// A canary as status, metrics and the stall detector see it (SPEC §2.5): the status JSON's
+/// A canary as status, metrics and the stall detector see it (docs/canary.md): the status JSON's
 /// `canary` object, `{"host","seq","peers":[{"host","seq","lastMoved","roundTripSeconds","late"}]}`,
 /// with the counts of errors and the latest one besides.
 public struct CanaryStatus: Hashable, Sendable {

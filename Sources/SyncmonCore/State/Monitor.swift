@@ -399,7 +399,7 @@ extension Monitor {
     }
 
     /// The pair's source cannot (`reason`) or again can (`nil`) see its engine, at `now`
-    /// (SPEC §10.3: a `unit:` source's unit that systemd does not know). The pair is created
+    /// (docs/systemd-units.md: a `unit:` source's unit that systemd does not know). The pair is created
     /// when absent, so a missing unit shows as an `unknown` pair; `false` when it could not be
     /// (the pair limit).
     @discardableResult

@@ -58,7 +58,7 @@ public struct PairState: Sendable {
     /// moves and acknowledgements count as imports and exports. `nil` once an engine reports.
     public internal(set) var canaryOnly: Bool? = nil
     /// Why the pair's source cannot see its engine at all (a `unit:` source's unit that systemd
-    /// does not know, SPEC §10.3): while set the summary is `unknown` and no stall fires,
+    /// does not know, docs/systemd-units.md): while set the summary is `unknown` and no stall fires,
     /// whatever else the pair holds. Not persisted: the source says it again when it starts.
     public internal(set) var unknownBecause: String? = nil
 

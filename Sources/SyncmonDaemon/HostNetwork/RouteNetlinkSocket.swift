@@ -67,7 +67,7 @@ struct RouteNetlinkSocket: Sendable {
         guard sent == bytes.count else { throw Failure(operation: "sendto(NETLINK_ROUTE)", errno: sent < 0 ? errno : EIO) }
     }
 
-    /// A dump request: a netlink header and an `ifinfomsg` or `rtmsg` of family `AF_UNSPEC`
+    /// A dump request: a netlink header and an `ifinfomsg` or `rtmsg` of family 0
     /// (every family: IPv4 and IPv6 routes in one dump).
     static func bytes(of request: HostNetworkFollower.Request) -> [UInt8] {
         let type: Int

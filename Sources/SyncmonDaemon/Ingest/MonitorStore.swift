@@ -190,7 +190,7 @@ public final class MonitorStore: Sendable {
         }
     }
 
-    /// A source cannot (`reason`) or again can (`nil`) see the pair's engine (SPEC §10.3: a
+    /// A source cannot (`reason`) or again can (`nil`) see the pair's engine (docs/systemd-units.md: a
     /// unit systemd does not know): the pair reads `unknown` meanwhile. Returns the changes to log.
     public func setUnknown(_ key: PairKey, because reason: String?, now: Timestamp) -> [StatusChange] {
         self.change(at: now) { $0.setUnknown(key, because: reason, at: now) }

@@ -1,7 +1,7 @@
 import SyncmonCore
 import SyncmonExposition
 
-/// The canary families of docs/metrics.md (SPEC §2.5): per pair with a canary, and per peer
+/// The canary families of docs/metrics.md (docs/canary.md): per pair with a canary, and per peer
 /// (`peer`, at most 32 per canary).
 extension MetricsRenderer {
     /// The canary families, defined once, and the `reason` label sets of the error counter.

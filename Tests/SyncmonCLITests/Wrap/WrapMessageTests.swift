@@ -2,7 +2,7 @@ import Foundation
 import SyncmonTestSupport
 import Testing
 
-/// A failed wrapped run says why in the tool's own words (docs/wrap.md, SPEC §2.1 v1.2): the
+/// A failed wrapped run says why in the tool's own words (docs/wrap.md, docs/protocol.md#phases): the
 /// message reaches status JSON (`failing.error.message`) and the journal
 /// (`SYNCMON_ERROR_MESSAGE`).
 @Suite("syncmon wrap failure messages", .serialized)
