@@ -120,3 +120,15 @@ public struct UnitEventMapper: Sendable {
         UInt64(bitPattern: time.microseconds)
     }
 }
+
+extension UnitEventMapper {
+    /// The stall thresholds of a unit's pair, from what is `configured` for its engine: as
+    /// configured, but `not_syncing` is off unless set. A unit's setup carries only its failures
+    /// (it succeeds whenever the service runs), so "setup succeeded, and no import since" would
+    /// stall every healthy service that imports nothing a rules pack can see.
+    public static func thresholds(configured: [StallReason: TimeSpan]) -> [StallReason: TimeSpan] {
+        var thresholds = configured
+        if thresholds[.notSyncing] == nil { thresholds[.notSyncing] = .zero }
+        return thresholds
+    }
+}

@@ -15,6 +15,8 @@ public final class SourceRegistry: Sendable {
     }
 
     public let sources: [SourceHealth]
+    /// The `unit:` sources' restarts (`syncmon_unit_restarts_total`), counted by the sources.
+    public let unitRestarts = UnitRestartCounter()
 
     public init(names: [String], logger: Logger) {
         self.sources = names.map { SourceHealth(name: $0, logger: logger) }

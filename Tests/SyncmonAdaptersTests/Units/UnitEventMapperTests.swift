@@ -41,8 +41,8 @@ struct UnitEventMapperTests {
     @Test(
         "a unit systemd does not know makes the pair unknown with a notice, and no event; loaded, it is known again",
         arguments: [
-            (UnitAction.notLoaded(loadState: "not-found"), UnitPresence?.some(.missing(reason: "unit not-found")), true),
-            (.notLoaded(loadState: "masked"), .missing(reason: "unit masked"), true),
+            (UnitAction.notLoaded(loadState: .notFound), UnitPresence?.some(.missing(reason: "unit not-found")), true),
+            (.notLoaded(loadState: .masked), .missing(reason: "unit masked"), true),
             (.loaded, .present, false),
             (.up, nil, false),
         ]
