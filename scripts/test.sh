@@ -70,12 +70,12 @@ scripts/test-units-e2e.sh
 scripts/test-faults.sh
 scripts/soak.sh
 # --- end of reliability ---------------------------------------------------------------------------
-# The Swift suites in two runs: everything, then the client suite on its own. The client's
-# connection task runs on Swift's cooperative pool, two threads on two cores, and its tests wait
-# at most 10 s for it to connect; sharing the run with the CPU-bound exposition tests (thousands
-# of samples rendered both ways in a debug build) starved it past that, every time
-# (`--filter 'SyncmonClientTests|SyncmonExpositionTests'` shows it in 20 s). The daemon suites
-# share the run with the rest.
+# The Swift suites in two runs: everything, then the client suite on its own (issue 31 wants
+# one). The client's connection task runs on Swift's cooperative pool, two threads on two cores,
+# and its tests wait at most 10 s for it; in one run with every suite (real daemons started by
+# the dozen, CPU-bound tests holding pool threads) it is starved past that, and only it fails.
+# One cause is gone (SeriesLinesTests yields between its chunks); the daemon suites share the
+# run with the rest.
 swift test --skip-build --skip "SyncmonClientTests|WrapRealToolTests"
 swift test --skip-build --filter SyncmonClientTests
 # syncmon wrap with the real rclone, restic and rsync against servers on loopback (about 75 s):
