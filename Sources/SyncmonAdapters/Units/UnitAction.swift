@@ -11,7 +11,7 @@ public struct UnitFailure: Sendable, Equatable {
     }
 }
 
-/// What the owner of a `unit:` source does for its pair after a snapshot or a tick (SPEC §10.3).
+/// What the owner of a `unit:` source does for its pair after a snapshot or a tick (docs/systemd-units.md).
 public enum UnitAction: Sendable, Equatable {
     /// The unit does not exist or is not loaded: a logged notice; the pair is `unknown`.
     case notLoaded(loadState: UnitLoadState)

@@ -1,7 +1,7 @@
 import SyncmonCore
 
 /// What systemd says of a service at one moment: the properties of its `org.freedesktop.systemd1.Unit`
-/// and `.Service` interfaces that the mapping of SPEC §10.3 reads, merged from the first read and
+/// and `.Service` interfaces that the mapping of docs/systemd-units.md reads, merged from the first read and
 /// every `PropertiesChanged` signal since.
 public struct UnitSnapshot: Sendable, Equatable {
     public var loadState: UnitLoadState
@@ -56,7 +56,7 @@ public struct UnitSnapshot: Sendable, Equatable {
     /// A oneshot service: each activation is one cycle.
     public var isOneshot: Bool { self.serviceType == "oneshot" }
 
-    /// The failure this snapshot shows, as wrap writes codes (SPEC §10.2): `exit<N>` or the tool's
+    /// The failure this snapshot shows, as wrap writes codes (docs/wrap.md): `exit<N>` or the tool's
     /// code, `signal<NAME>`, else the `Result` word (`watchdog`, `timeout`, `start-limit-hit`, …).
     public var failureCode: String? {
         switch self.result {

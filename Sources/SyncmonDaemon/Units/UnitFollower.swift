@@ -89,7 +89,7 @@ final class UnitFollower {
         if self.source.rules != nil, self.journal == nil { self.openJournal(unit: unit) }
     }
 
-    /// A unit systemd did not know may be loaded now (SPEC §10.3): after a `daemon-reload` it is
+    /// A unit systemd did not know may be loaded now (docs/systemd-units.md): after a `daemon-reload` it is
     /// loaded again; after a `UnitNew` only read if systemd still has it. Loading it there would
     /// make another object, announced by another `UnitNew`, for a unit that is still missing:
     /// a loop.
@@ -180,7 +180,7 @@ final class UnitFollower {
             case .cycleEnded(_, _, let failed): failure = failed
             default: failure = nil
             }
-            // A failure's message is the last line the unit logged before it ended (SPEC §10.3);
+            // A failure's message is the last line the unit logged before it ended (docs/systemd-units.md);
             // journald stamps a line when it receives it, a little after the process wrote it.
             var last: String? = nil
             if let failure {
@@ -251,7 +251,7 @@ final class UnitFollower {
                 lines.append(0x0A)
             }
         }
-        // Liveness is systemd's alone (SPEC §10.3): what a stopped or failed unit's journal still
+        // Liveness is systemd's alone (docs/systemd-units.md): what a stopped or failed unit's journal still
         // says must not bring its pair back to life.
         let alive = self.tracker.isUp || self.snapshot.isOneshot
         if alive, !lines.isEmpty { lines.withUnsafeBytes { self.ingest.feed($0) } }

@@ -10,7 +10,7 @@ import SyncmonSystemd
 import Glibc
 #endif
 
-/// A `unit:` source (SPEC §10.3, §10.4, docs/systemd-units.md): a service systemd runs, followed
+/// A `unit:` source (docs/systemd-units.md): a service systemd runs, followed
 /// through the system bus and, with rules, through its journal.
 ///
 /// One thread of its own does all the I/O, since sd-bus and sd-journal are blocking and not

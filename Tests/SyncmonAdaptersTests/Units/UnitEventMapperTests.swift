@@ -4,7 +4,7 @@ import Testing
 @testable import SyncmonAdapters
 
 /// `UnitEventMapper`: a unit's failures become failed operations whose error carries the
-/// unit's own last words (SPEC §10.3, §2.1), cleaned as every failure's message is.
+/// unit's own last words (docs/systemd-units.md, docs/protocol.md), cleaned as every failure's message is.
 @Suite("Unit event mapper")
 struct UnitEventMapperTests {
     static let now = Timestamp(seconds: 1_795_000_000)
