@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# unit: sources end to end (SPEC §10.3, §10.4, docs/systemd-units.md) on real components:
+# unit: sources end to end (docs/systemd-units.md) on real components:
 # systemd 252 as PID 1 in the sandbox of scripts/test-unit-sandbox.sh (package mode: none of
 # syncmon's files, loopback only), with D-Bus and journald, real unison -repeat, lsyncd, a
 # timer's oneshot rsync, a crash-looping service, a service killed with SIGKILL, a timer that
@@ -257,7 +257,7 @@ wait_for 15 summary_is ghost stopped || fail "ghost: not stopped once its unit e
 in_ns systemctl start no-such-thing.service
 wait_for 15 summary_is ghost not_started || fail "ghost: not up once its unit runs: $(status)"
 grep -q 'crashy.service failed (exit3): cannot open /srv/missing' <<<"$log" || fail "no failure message from the journal for crashy"
-# The same words are the failure's message in the status (SPEC §10.3, §2.1).
+# The same words are the failure's message in the status (docs/systemd-units.md, docs/protocol.md).
 status | grep -q '"message" *: *"cannot open /srv/missing: No such file or directory"' \
     || fail "crashy: the journal line is not the failure's message in $(status)"
 

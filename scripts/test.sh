@@ -34,8 +34,7 @@ if [ -n "$sanitizer" ]; then
     export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
     swift build --build-tests "${flags[@]}"
     export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
-    swift test --skip-build "${flags[@]}" --skip "SyncmonDaemonTests|SyncmonClientTests|WrapRealToolTests"
-    swift test --skip-build "${flags[@]}" --filter SyncmonDaemonTests
+    swift test --skip-build "${flags[@]}" --skip "SyncmonClientTests|WrapRealToolTests"
     swift test --skip-build "${flags[@]}" --filter SyncmonClientTests
     exit 0
 fi
@@ -71,11 +70,13 @@ scripts/test-units-e2e.sh
 scripts/test-faults.sh
 scripts/soak.sh
 # --- end of reliability ---------------------------------------------------------------------------
-# Three runs rather than one: the daemon and client suites start real daemons and wait on
-# them, and on a 2-core machine sharing one process (and its 2 concurrency threads) with the
-# rest made their timing assertions flaky.
-swift test --skip-build --skip "SyncmonDaemonTests|SyncmonClientTests|WrapRealToolTests"
-swift test --skip-build --filter SyncmonDaemonTests
+# The Swift suites in two runs: everything, then the client suite on its own (issue 31 wants
+# one). The client's connection task runs on Swift's cooperative pool, two threads on two cores,
+# and its tests wait at most 10 s for it; in one run with every suite (real daemons started by
+# the dozen, CPU-bound tests holding pool threads) it is starved past that, and only it fails.
+# One cause is gone (SeriesLinesTests yields between its chunks); the daemon suites share the
+# run with the rest.
+swift test --skip-build --skip "SyncmonClientTests|WrapRealToolTests"
 swift test --skip-build --filter SyncmonClientTests
 # syncmon wrap with the real rclone, restic and rsync against servers on loopback (about 75 s):
 # stalls of 3 s are measured, so they run alone.

@@ -19,20 +19,10 @@ extension Benchmark {
         let exporter = NodeExporterUnderTest.start()
         let daemon = try DaemonUnderTest(binary: binary, extraArguments: ["--max-engines", "20000"])
         let ready = Self.monotonicSeconds()
-        let exporterResident = exporter.map { $0.residentBytes(afterSettling: Self.settleMicroseconds) }
+        let exporterMemory = exporter.map { $0.memory(afterSettling: Self.settleMicroseconds) }
         let settle = Double(Self.settleMicroseconds) / 1e6 - (Self.monotonicSeconds() - ready)
         if settle > 0 { usleep(UInt32(settle * 1e6)) }
-        let idleResident = daemon.residentBytes
-        if let exporterResident {
-            print(
-                Self.row(
-                    "daemon RSS, idle", "\(Self.mebibytes(idleResident)) (node_exporter \(Self.mebibytes(exporterResident)))",
-                    "≤ node_exporter's", idleResident <= exporterResident))
-            print(Self.row("node_exporter RSS, idle (same run)", Self.mebibytes(exporterResident), "(the target above)", nil))
-        } else {
-            print(Self.row("daemon RSS, idle", Self.mebibytes(idleResident), "≤ node_exporter's", false))
-            print(Self.row("node_exporter RSS, idle", "not installed (scripts/install-deps.sh --bench)", "(the target above)", false))
-        }
+        Self.printIdleMemory(DaemonUnderTest.memory(of: daemon.pid), beside: exporterMemory)
         exporter?.stop()
         Self.idleCPU(of: daemon, label: "daemon CPU, idle")
         // One connection, as one busy engine host writes; then four, each with its own engines.
@@ -170,6 +160,25 @@ extension Benchmark {
         }
         times.sort()
         return (times[0], times[times.count / 2], size)
+    }
+
+    /// The daemon's idle memory beside node_exporter's: the target is on anonymous memory, what
+    /// each process holds itself; RSS and PSS also count executable code the kernel can take
+    /// back, so they are printed for the record (docs/performance.md).
+    static func printIdleMemory(_ daemon: Memory, beside exporter: Memory?) {
+        let figures: [(String, KeyPath<Memory, Double>, Bool)] = [
+            ("anonymous", \.anonymous, true), ("RSS", \.resident, false), ("PSS", \.proportional, false),
+        ]
+        for (name, figure, isTarget) in figures {
+            let value = daemon[keyPath: figure]
+            let target = isTarget ? "≤ node_exporter's" : "(for the record)"
+            guard let exporter else {
+                print(Self.row("daemon \(name), idle", "\(Self.mebibytes(value)) (node_exporter not installed)", target, isTarget ? false : nil))
+                continue
+            }
+            let compared = "\(Self.mebibytes(value)) (node_exporter \(Self.mebibytes(exporter[keyPath: figure])))"
+            print(Self.row("daemon \(name), idle", compared, target, isTarget ? value <= exporter[keyPath: figure] : nil))
+        }
     }
 
     static func mebibytes(_ bytes: Double) -> String {

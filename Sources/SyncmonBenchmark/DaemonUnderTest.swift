@@ -132,11 +132,25 @@ final class DaemonUnderTest: Sendable {
 
     /// `VmRSS` of a process in bytes, from /proc.
     static func residentBytes(of pid: pid_t) -> Double {
-        guard let status = try? String(decoding: Benchmark.readFile("/proc/\(pid)/status"), as: UTF8.self) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+        Self.kibibyteFields(of: "/proc/\(pid)/status")["VmRSS"] ?? 0
+    }
+
+    /// A process's resident memory three ways, in bytes, from `/proc/PID/smaps_rollup`.
+    static func memory(of pid: pid_t) -> Memory {
+        let fields = Self.kibibyteFields(of: "/proc/\(pid)/smaps_rollup")
+        return Memory(resident: fields["Rss"] ?? 0, anonymous: fields["Anonymous"] ?? 0, proportional: fields["Pss"] ?? 0)
+    }
+
+    /// The `Name:   123 kB` lines of a /proc file, in bytes by name.
+    private static func kibibyteFields(of path: String) -> [Substring: Double] {
+        guard let text = try? String(decoding: Benchmark.readFile(path), as: UTF8.self) else { return [:] }
+        var fields: [Substring: Double] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count == 3, parts[0].hasSuffix(":"), parts[2] == "kB", let value = Double(parts[1]) else { continue }
+            fields[parts[0].dropLast()] = value * 1024
         }
-        return 0
+        return fields
     }
 
     /// CPU time of each of the daemon's threads so far, in nanoseconds, by thread id.

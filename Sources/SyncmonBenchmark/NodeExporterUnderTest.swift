@@ -34,11 +34,11 @@ final class NodeExporterUnderTest {
         return NodeExporterUnderTest(pid: pid, directory: directory, started: started)
     }
 
-    /// `VmRSS` once `settle` microseconds have passed since the start.
-    func residentBytes(afterSettling settle: UInt32) -> Double {
+    /// Its memory once `settle` microseconds have passed since the start.
+    func memory(afterSettling settle: UInt32) -> Memory {
         let wait = Double(settle) / 1e6 - (Benchmark.monotonicSeconds() - self.started)
         if wait > 0 { usleep(UInt32(wait * 1e6)) }
-        return DaemonUnderTest.residentBytes(of: self.pid)
+        return DaemonUnderTest.memory(of: self.pid)
     }
 
     func stop() {

@@ -2,7 +2,7 @@ import SyncmonCore
 import SyncmonRules
 
 extension Benchmark {
-    /// A journal line through a shipped pack's rules, events rendered (docs/systemd-units.md#journal-rules: ≤ 20 µs a
+    /// A journal line through a shipped pack's rules, events rendered (docs/performance.md: ≤ 20 µs a
     /// line): the unison pack on a cycle's lines, matched or not, best of three passes.
     static func rules(lines count: Int) throws {
         guard let pack = try ShippedPacks.pack(named: "unison") else { throw BenchmarkError("no unison pack") }

@@ -136,26 +136,12 @@ struct DaemonCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        do {
-            // Each source is made once here, to find what it needs (a Syncthing source's key
-            // file) before anything starts; the daemon makes its own at start.
-            for spec in try SourceSpec.parseAll(configuration.subscribeWithSections) where spec.needsCredential {
-                try spec.checkRequirements(configuration: configuration)
-            }
-        } catch let error as SourceSpec.ParseError {
-            throw ValidationError(error.description)
+        // Each source is made once here, to find what it needs (a Syncthing source's key file, a
+        // unit source's rules) before anything starts; the daemon makes its own at start.
+        do throws(SourceCheckError) {
+            try configuration.checkSources()
         } catch {
-            throw ValidationError("\(error)")
-        }
-        // A unit: source's rules are checked now: a problem stops the start naming file and line.
-        for spec in (try? SourceSpec.parseAll(configuration.subscribeWithSections)) ?? [] where spec.endpoint.scheme == "unit" {
-            do { try spec.checkRequirements(configuration: configuration) } catch {
-                throw ValidationError("\(spec.name): \(error)")
-            }
-            // A unit's setup carries only its failures, so not_syncing means nothing for it (docs/systemd-units.md).
-            if configuration.engineThresholds[spec.name]?[.notSyncing] == nil {
-                configuration.engineThresholds[spec.name, default: [:]][.notSyncing] = .seconds(Int64(0))
-            }
+            throw ValidationError(error.description)
         }
         if let path = configuration.webConfigFile {
             // Loaded here, with the rest: a bad file is a configuration error at start (exit 78)

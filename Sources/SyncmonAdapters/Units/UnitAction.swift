@@ -11,10 +11,10 @@ public struct UnitFailure: Sendable, Equatable {
     }
 }
 
-/// What the owner of a `unit:` source does for its pair after a snapshot or a tick (SPEC §10.3).
+/// What the owner of a `unit:` source does for its pair after a snapshot or a tick (docs/systemd-units.md).
 public enum UnitAction: Sendable, Equatable {
     /// The unit does not exist or is not loaded: a logged notice; the pair is `unknown`.
-    case notLoaded(loadState: String)
+    case notLoaded(loadState: UnitLoadState)
     /// A unit that was not loaded is now (its file appeared, `systemctl daemon-reload`): the
     /// pair is no longer `unknown`; the actions that follow say what the unit does.
     case loaded

@@ -21,7 +21,7 @@ public struct UnitEffects: Sendable, Equatable {
     }
 }
 
-/// Whether systemd knows a `unit:` source's unit (SPEC §10.3): a unit it does not know makes the
+/// Whether systemd knows a `unit:` source's unit (docs/systemd-units.md): a unit it does not know makes the
 /// pair `unknown` (not stopped, not a failed start) until it does.
 public enum UnitPresence: Sendable, Equatable {
     /// systemd does not know the unit: the pair's summary is `unknown`, for this reason.
@@ -30,7 +30,7 @@ public enum UnitPresence: Sendable, Equatable {
     case present
 }
 
-/// Turns `UnitAction`s into the core's own events (SPEC §10.3), so the state model, stall
+/// Turns `UnitAction`s into the core's own events (docs/systemd-units.md), so the state model, stall
 /// detectors, metrics and logs apply unchanged:
 /// - the service's health is the pair's setup: a `containerEvent` setup that succeeds when it runs,
 ///   fails with the failure's code (actionable) while it crashes, succeeds again when it recovered;
@@ -51,8 +51,8 @@ public struct UnitEventMapper: Sendable {
     }
 
     /// The effects of `action`, which happened at `now`; `oneshot` for a service a timer runs.
-    /// `message` is a failure's own words (SPEC §10.3: the last line the unit logged before it
-    /// ended), kept with the outstanding failure as every failure's message is (§2.1).
+    /// `message` is a failure's own words (docs/systemd-units.md: the last line the unit logged before it
+    /// ended), kept with the outstanding failure as every failure's message is (docs/protocol.md).
     public mutating func effects(of action: UnitAction, oneshot: Bool, at now: Timestamp, message: String? = nil) -> UnitEffects {
         var effects = UnitEffects()
         switch action {
@@ -118,5 +118,17 @@ public struct UnitEventMapper: Sendable {
 
     private static func identifier(_ time: Timestamp) -> UInt64 {
         UInt64(bitPattern: time.microseconds)
+    }
+}
+
+extension UnitEventMapper {
+    /// The stall thresholds of a unit's pair, from what is `configured` for its engine: as
+    /// configured, but `not_syncing` is off unless set. A unit's setup carries only its failures
+    /// (it succeeds whenever the service runs), so "setup succeeded, and no import since" would
+    /// stall every healthy service that imports nothing a rules pack can see.
+    public static func thresholds(configured: [StallReason: TimeSpan]) -> [StallReason: TimeSpan] {
+        var thresholds = configured
+        if thresholds[.notSyncing] == nil { thresholds[.notSyncing] = .zero }
+        return thresholds
     }
 }

@@ -1,17 +1,14 @@
 import SyncmonCore
 
 /// What systemd says of a service at one moment: the properties of its `org.freedesktop.systemd1.Unit`
-/// and `.Service` interfaces that the mapping of SPEC §10.3 reads, merged from the first read and
+/// and `.Service` interfaces that the mapping of docs/systemd-units.md reads, merged from the first read and
 /// every `PropertiesChanged` signal since.
 public struct UnitSnapshot: Sendable, Equatable {
-    /// `loaded`, `not-found`, `bad-setting`, `error`, `masked`.
-    public var loadState: String
-    /// `active`, `reloading`, `inactive`, `failed`, `activating`, `deactivating`.
-    public var activeState: String
-    /// The type-specific state: `running`, `auto-restart`, `dead`, `exited`, `start`, ….
-    public var subState: String
-    /// `success`, `exit-code`, `signal`, `core-dump`, `watchdog`, `timeout`, `start-limit-hit`, ….
-    public var result: String
+    public var loadState: UnitLoadState
+    public var activeState: UnitActiveState
+    /// The service's own state: `running`, `auto-restart`, `dead`, `exited`, `start`, ….
+    public var subState: UnitSubState
+    public var result: UnitResult
     /// How the main process ended, as waitid(2) says: 1 `CLD_EXITED`, 2 `CLD_KILLED`, 3 `CLD_DUMPED`; 0 none yet.
     public var execMainCode: Int32
     /// The exit status, or the signal number when killed.
@@ -29,10 +26,10 @@ public struct UnitSnapshot: Sendable, Equatable {
     public var mainExited: Timestamp?
 
     public init(
-        loadState: String = "loaded",
-        activeState: String,
-        subState: String,
-        result: String = "success",
+        loadState: UnitLoadState = .loaded,
+        activeState: UnitActiveState,
+        subState: UnitSubState,
+        result: UnitResult = .success,
         execMainCode: Int32 = 0,
         execMainStatus: Int32 = 0,
         restarts: UInt32 = 0,
@@ -59,24 +56,19 @@ public struct UnitSnapshot: Sendable, Equatable {
     /// A oneshot service: each activation is one cycle.
     public var isOneshot: Bool { self.serviceType == "oneshot" }
 
-    /// Running, starting, or being brought back by systemd (`auto-restart` is `activating`).
-    public var isUp: Bool {
-        ["active", "reloading", "activating"].contains(self.activeState)
-    }
-
-    /// The failure this snapshot shows, as wrap writes codes (SPEC §10.2): `exit<N>` or the tool's
+    /// The failure this snapshot shows, as wrap writes codes (docs/wrap.md): `exit<N>` or the tool's
     /// code, `signal<NAME>`, else the `Result` word (`watchdog`, `timeout`, `start-limit-hit`, …).
     public var failureCode: String? {
         switch self.result {
-        case "success": return nil
-        case "exit-code":
+        case .success: return nil
+        case .exitCode:
             let tool = self.program.flatMap(WrappedTool.init(program:))
             return ExitStatusTable.outcome(of: .exited(self.execMainStatus), tool: tool, program: self.program ?? "", lastError: nil).code
                 ?? "exit\(self.execMainStatus)"
-        case "signal":
+        case .signal:
             return "signal" + SignalNames.name(self.execMainStatus)
-        default:
-            return self.result
+        case .other(let word):
+            return word
         }
     }
 }

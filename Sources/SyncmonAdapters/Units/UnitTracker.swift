@@ -1,7 +1,7 @@
 import SyncmonCore
 
-/// The mapping of SPEC §10.3 as a pure state machine: unit property snapshots and times in,
-/// `UnitAction`s out. The owner reads systemd (sd-bus) and performs the actions on its pair.
+/// The mapping of docs/systemd-units.md as a pure state machine: unit property snapshots and
+/// times in, `UnitAction`s out. The owner reads systemd (sd-bus) and performs the actions on its pair.
 ///
 /// Learned from systemd 252: a crash loop never reaches `failed` — at each restart systemd resets
 /// `Result` and `ExecMainStatus` and only `NRestarts` grows, and `auto-restart` lasts ~100 ms — so
@@ -16,44 +16,71 @@ public struct UnitTracker: Sendable {
     /// so `failed` is only final when no restart follows.
     public static let downGrace = TimeSpan.seconds(Int64(1))
 
-    /// What the pair shows now, so repeated snapshots in one state repeat no action.
-    public enum Liveness: Sendable, Equatable {
+    /// What the pair shows now, with what each state needs to decide the next: repeated
+    /// snapshots in one state repeat no action.
+    public enum State: Sendable, Equatable {
+        /// Nothing seen yet, or loaded again after systemd did not know the unit: the next
+        /// snapshot decides, as at a first look.
         case unknown
         case notLoaded
-        case up
+        /// Running, starting or being restarted by systemd; a oneshot service always.
+        case up(Up)
+        /// Stopped by request, a clean exit, or inactive and never seen running.
         case stopped
-        case down
+        /// Failed, and no restart followed within `downGrace`; the failure stays outstanding.
+        case down(UnitFailure)
     }
 
-    public private(set) var liveness: Liveness = .unknown
-    /// The failure outstanding, kept across restarts.
-    public private(set) var failure: UnitFailure? = nil
+    /// What an up service carries.
+    public struct Up: Sendable, Equatable {
+        /// The failure outstanding, kept across restarts.
+        public var failure: UnitFailure? = nil
+        /// Since when the service has been `active` without a new failure.
+        var activeSince: Timestamp? = nil
+        /// A `failed` seen, and since when: down once `downGrace` passed without a restart.
+        var pendingDown: Timestamp? = nil
+        /// The start of the oneshot run in progress.
+        var cycleStart: Timestamp? = nil
+    }
+
+    public private(set) var state: State = .unknown
     public var recoveryTime: TimeSpan
+    /// The last snapshot, for what grew since (`NRestarts`) and whether this is the first look.
     private var previous: UnitSnapshot? = nil
-    /// Since when the service has been `active` without a new failure.
-    private var activeSince: Timestamp? = nil
-    /// A stop job was seen since the service last started: its ending is a stop, whatever its status.
+    /// A stop job was seen since the service last started: its ending is a stop, whatever its
+    /// status. Kept whatever the state, since the job and the ending come in separate signals.
     private var stopRequested = false
-    /// The start of the oneshot run in progress.
-    private var cycleStart: Timestamp? = nil
-    /// A `failed` seen, and since when: down once `downGrace` passed without a restart.
-    private var pendingDown: Timestamp? = nil
 
     public init(recoveryTime: TimeSpan = UnitTracker.defaultRecoveryTime) {
         self.recoveryTime = recoveryTime
     }
 
+    /// The failure outstanding: while up (crashing or recovering) or down.
+    public var failure: UnitFailure? {
+        switch self.state {
+        case .up(let up): up.failure
+        case .down(let failure): failure
+        case .unknown, .notLoaded, .stopped: nil
+        }
+    }
+
+    /// Whether the service is up (a oneshot service always is).
+    public var isUp: Bool {
+        if case .up = self.state { return true }
+        return false
+    }
+
     /// The actions for `snapshot`, observed at `now`.
     public mutating func observe(_ snapshot: UnitSnapshot, at now: Timestamp) -> [UnitAction] {
         defer { self.previous = snapshot }
-        guard snapshot.loadState == "loaded" else {
-            guard self.liveness != .notLoaded else { return [] }
-            self.liveness = .notLoaded
+        guard snapshot.loadState == .loaded else {
+            guard self.state != .notLoaded else { return [] }
+            self.state = .notLoaded
             return [.notLoaded(loadState: snapshot.loadState)]
         }
         // Loaded at last: from here on as at a first look (a unit never seen running is stopped).
-        let appeared: [UnitAction] = self.liveness == .notLoaded ? [.loaded] : []
-        if !appeared.isEmpty { self.liveness = .unknown }
+        let appeared: [UnitAction] = self.state == .notLoaded ? [.loaded] : []
+        if !appeared.isEmpty { self.state = .unknown }
         return appeared + self.observeLoaded(snapshot, at: now)
     }
 
@@ -61,61 +88,61 @@ public struct UnitTracker: Sendable {
     private mutating func observeLoaded(_ snapshot: UnitSnapshot, at now: Timestamp) -> [UnitAction] {
         // A job while deactivating is a stop (or the stop half of a restart): systemd 252 runs the
         // stop of a quick service within one signal, so the job's own type may be gone when read.
-        let stopJob = snapshot.jobType == "stop" || (snapshot.activeState == "deactivating" && snapshot.jobType != nil)
+        let stopJob = snapshot.jobType == "stop" || (snapshot.activeState == .deactivating && snapshot.jobType != nil)
         defer { if stopJob { self.stopRequested = true } }
         if snapshot.isOneshot { return self.oneshot(snapshot, at: now) }
         var actions: [UnitAction] = []
-        if let previous = self.previous, previous.loadState == "loaded", snapshot.restarts > previous.restarts {
+        if let previous = self.previous, previous.loadState == .loaded, snapshot.restarts > previous.restarts {
             actions.append(.restarted(count: Int(snapshot.restarts - previous.restarts)))
             // Started mid-loop: only NRestarts grew, the failure's own status is already reset.
-            if self.failure == nil { self.fail(code: "restarted", at: now, into: &actions, down: false) }
-            self.activeSince = nil
+            if self.failure == nil { self.fail(code: "restarted", at: now, into: &actions) }
+            self.updateUp { $0.activeSince = nil }
         }
-        if snapshot.activeState != "failed" { self.pendingDown = nil }
+        if snapshot.activeState != .failed { self.updateUp { $0.pendingDown = nil } }
         switch snapshot.activeState {
-        case "activating" where snapshot.subState == "auto-restart":
-            self.fail(code: snapshot.failureCode ?? "restarted", at: now, into: &actions, down: false)
-            self.activeSince = nil
-        case "active", "reloading", "activating":
-            if self.liveness != .up {
+        case .activating where snapshot.subState == .autoRestart:
+            self.fail(code: snapshot.failureCode ?? "restarted", at: now, into: &actions)
+            self.updateUp { $0.activeSince = nil }
+        case .active, .reloading, .activating:
+            if !self.isUp {
                 self.stopRequested = false
-                self.liveness = .up
+                self.state = .up(Up(failure: self.failure))
                 actions.append(.up)
             }
-            if snapshot.activeState == "active", self.activeSince == nil { self.activeSince = now }
-        case "failed" where !(self.stopRequested || stopJob):
+            if snapshot.activeState == .active { self.updateUp { $0.activeSince = $0.activeSince ?? now } }
+        case .failed where !(self.stopRequested || stopJob):
             // Failing at once (never ok between crashes); down when no restart follows (tick).
-            self.fail(code: snapshot.failureCode ?? "failed", at: now, into: &actions, down: false)
-            if self.pendingDown == nil { self.pendingDown = now }
-            self.activeSince = nil
-        case "inactive" where snapshot.jobType != nil && !(self.stopRequested || stopJob):
+            self.fail(code: snapshot.failureCode ?? "failed", at: now, into: &actions)
+            self.updateUp {
+                $0.pendingDown = $0.pendingDown ?? now
+                $0.activeSince = nil
+            }
+        case .inactive where snapshot.jobType != nil && !(self.stopRequested || stopJob):
             // On the way from auto-restart to the restart job's start: neither stopped nor down.
             break
-        case "failed", "inactive":
+        case .failed, .inactive:
             // Stopped by request (any status), a clean exit, or found inactive at the first look.
-            if self.liveness != .stopped {
-                self.liveness = .stopped
-                self.failure = nil
+            if self.state != .stopped {
+                self.state = .stopped
                 actions.append(.stopped)
             }
-            self.activeSince = nil
-        default:
-            break  // deactivating: the outcome comes with the next state.
+        case .deactivating, .maintenance, .other:
+            break  // The outcome comes with the next state.
         }
         return actions
     }
 
-    /// Time passing: a service active for `recoveryTime` since its last failure has recovered.
+    /// Time passing: a `failed` service with no restart is down; a service active for
+    /// `recoveryTime` since its last failure has recovered.
     public mutating func tick(at now: Timestamp) -> [UnitAction] {
-        if let since = self.pendingDown, now.since(since) >= Self.downGrace, let failure = self.failure {
-            self.pendingDown = nil
-            self.liveness = .down
+        guard case .up(var up) = self.state, let failure = up.failure else { return [] }
+        if let since = up.pendingDown, now.since(since) >= Self.downGrace {
+            self.state = .down(failure)
             return [.down(failure)]
         }
-        guard self.failure != nil, self.liveness == .up, let since = self.activeSince,
-            now.since(since) >= self.recoveryTime
-        else { return [] }
-        self.failure = nil
+        guard let since = up.activeSince, now.since(since) >= self.recoveryTime else { return [] }
+        up.failure = nil
+        self.state = .up(up)
         return [.recovered]
     }
 
@@ -123,52 +150,52 @@ public struct UnitTracker: Sendable {
     /// ends, or a restarted service has been active for `recoveryTime`; `nil` when nothing waits
     /// on time (a service that stays down needs no clock). The owner sleeps until then.
     public func nextTick() -> Timestamp? {
-        var next: Timestamp? = nil
-        if let since = self.pendingDown, self.failure != nil { next = since.adding(Self.downGrace) }
-        if self.failure != nil, self.liveness == .up, let since = self.activeSince {
-            let recovery = since.adding(self.recoveryTime)
-            next = next.map { min($0, recovery) } ?? recovery
-        }
-        return next
+        guard case .up(let up) = self.state, up.failure != nil else { return nil }
+        let deadlines = [up.pendingDown?.adding(Self.downGrace), up.activeSince?.adding(self.recoveryTime)]
+        return deadlines.compactMap { $0 }.min()
     }
 
-    /// Records a failure: the first code stays (the loop's first crash says why) while it is outstanding.
-    private mutating func fail(code: String, at now: Timestamp, into actions: inout [UnitAction], down: Bool) {
+    /// Changes what an up service carries; nothing in any other state.
+    private mutating func updateUp(_ change: (inout Up) -> Void) {
+        guard case .up(var up) = self.state else { return }
+        change(&up)
+        self.state = .up(up)
+    }
+
+    /// Records a failure, which makes the service up (systemd restarts it, or `tick` finds it
+    /// down later): the first code stays (the loop's first crash says why) while it is outstanding.
+    private mutating func fail(code: String, at now: Timestamp, into actions: inout [UnitAction]) {
+        let outstanding = self.failure
         let failure =
-            self.failure.map { UnitFailure(code: $0.code == "restarted" ? code : $0.code, since: $0.since) }
+            outstanding.map { UnitFailure(code: $0.code == "restarted" ? code : $0.code, since: $0.since) }
             ?? UnitFailure(code: code, since: now)
-        let changed = failure != self.failure || (down ? self.liveness != .down : self.liveness != .up)
-        self.failure = failure
-        guard changed else { return }
-        if down {
-            self.liveness = .down
-            actions.append(.down(failure))
-        } else {
-            self.liveness = .up
-            actions.append(.failing(failure))
-        }
+        let changed = failure != outstanding || !self.isUp
+        var up = Up()
+        if case .up(let current) = self.state { up = current }
+        up.failure = failure
+        self.state = .up(up)
+        if changed { actions.append(.failing(failure)) }
     }
 
     /// A oneshot service: each activation is one cycle; the timer's state never makes it stopped or down.
     private mutating func oneshot(_ snapshot: UnitSnapshot, at now: Timestamp) -> [UnitAction] {
         var actions: [UnitAction] = []
-        if self.liveness != .up {
-            self.liveness = .up
+        if !self.isUp {
+            self.state = .up(Up(failure: self.failure))
             actions.append(.up)
         }
-        let running = snapshot.activeState == "activating" || (snapshot.activeState == "active" && snapshot.subState != "exited")
+        let running = snapshot.activeState == .activating || (snapshot.activeState == .active && snapshot.subState != .exited)
         if running {
-            if self.cycleStart == nil {
-                let started = snapshot.mainStarted ?? now
-                self.cycleStart = started
-                actions.append(.cycleStarted(at: started))
-            }
+            guard case .up(let up) = self.state, up.cycleStart == nil else { return actions }
+            let started = snapshot.mainStarted ?? now
+            self.updateUp { $0.cycleStart = started }
+            actions.append(.cycleStarted(at: started))
             return actions
         }
         let ended = snapshot.mainExited ?? now
-        let failure = snapshot.activeState == "failed" ? UnitFailure(code: snapshot.failureCode ?? "failed", since: ended) : nil
-        if let started = self.cycleStart {
-            self.cycleStart = nil
+        let failure = snapshot.activeState == .failed ? UnitFailure(code: snapshot.failureCode ?? "failed", since: ended) : nil
+        if case .up(let up) = self.state, let started = up.cycleStart {
+            self.updateUp { $0.cycleStart = nil }
             actions.append(.cycleEnded(started: started, ended: ended, failure: failure))
         } else if self.previous == nil, let lastStart = snapshot.mainStarted {
             // The first look: the last run (its timestamps and Result) is the last cycle.

@@ -117,7 +117,7 @@ public struct SourceSettings: Sendable, Equatable {
     /// directory has none for the source. Read when the source connects, never logged.
     public var apiKeyFile: String?
     /// A `unit:` source's `unit`, `phase`, `database` and `rules` (docs/systemd-units.md).
-    public var unitKeys: [String: String] = [:]
+    public var unit = UnitSection()
 
     public init(apiKeyFile: String? = nil) {
         self.apiKeyFile = apiKeyFile

@@ -367,7 +367,7 @@ public struct MetricsRenderer: Sendable {
         writer.family(Families.rulesReloadFailures)
         writer.sample(Families.rulesReloadFailures, value: self.unitRules.failedReloads)
         writer.family(Families.unitRestarts)
-        for (pair, restarts) in UnitRestartCounter.shared.samples() {
+        for (pair, restarts) in self.sources.unitRestarts.samples() {
             writer.sample(Families.unitRestarts, labels: LabelSet(["engine": pair.engine.description, "database": pair.database.description]), value: restarts)
         }
 

@@ -16,6 +16,8 @@ public final class SourceRegistry: Sendable {
     }
 
     public let sources: [SourceHealth]
+    /// The `unit:` sources' restarts (`syncmon_unit_restarts_total`), counted by the sources.
+    public let unitRestarts = UnitRestartCounter()
 
     /// - Parameters:
     ///   - sources: each source's name and kind (`SourceSpec.Endpoint.kind`), in configuration order.

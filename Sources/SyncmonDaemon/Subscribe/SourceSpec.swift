@@ -81,10 +81,12 @@ public struct SourceSpec: Sendable, Equatable, CustomStringConvertible {
         return name.utf8.allSatisfy(Self.isNameByte)
     }
 
-    /// Parses every configured source and gives each a unique name (see the type's description).
-    public static func parseAll(_ entries: [String]) throws(ParseError) -> [SourceSpec] {
+    /// Parses every configured source, then `adding` (named sources declared otherwise), and
+    /// gives each a unique name (see the type's description).
+    public static func parseAll(_ entries: [String], adding declared: [SourceSpec] = []) throws(ParseError) -> [SourceSpec] {
         var specs: [SourceSpec] = []
         for entry in entries { specs.append(try Self.parse(entry)) }
+        specs += declared
         var taken = Set<String>()
         for spec in specs where spec.isNamed {
             guard taken.insert(spec.name).inserted else {

@@ -23,7 +23,7 @@ public struct SubscribeService: Service {
     ) throws -> (services: [SubscribeService], registry: SourceRegistry) {
         let specs: [SourceSpec]
         do {
-            specs = try SourceSpec.parseAll(configuration.subscribeWithSections)
+            specs = try configuration.sources()
         } catch {
             throw DaemonError.configuration(error.description)
         }
@@ -33,7 +33,7 @@ public struct SubscribeService: Service {
                 spec: spec,
                 // Made now, before the daemon reports ready: a file source notes where its
                 // file ends at this moment, a Syncthing source finds its key file.
-                source: try spec.makeSource(configuration: configuration),
+                source: try spec.makeSource(configuration: configuration, unitRestarts: registry.unitRestarts),
                 context: SourceContext(
                     name: spec.name,
                     store: store,
@@ -66,12 +66,14 @@ extension SourceSpec {
     /// Checks, before anything starts, what the source needs besides its URL (a Syncthing
     /// source's key file), so that a missing one is a configuration error.
     public func checkRequirements(configuration: DaemonConfiguration) throws(DaemonError) {
-        _ = try self.makeSource(configuration: configuration)
+        _ = try self.makeSource(configuration: configuration, unitRestarts: UnitRestartCounter())
     }
 
-    /// The source for this endpoint: the one place that knows every kind.
+    /// The source for this endpoint: the one place that knows every kind. A unit source counts
+    /// its service's restarts into `unitRestarts`.
     func makeSource(
         configuration: DaemonConfiguration,
+        unitRestarts: UnitRestartCounter,
         environment: [String: String] = DaemonConfiguration.processEnvironment
     ) throws(DaemonError) -> any EventSource {
         switch self.endpoint {
@@ -85,12 +87,8 @@ extension SourceSpec {
                 fromStart: configuration.subscribeFromStart,
                 snapshot: FileFollower.startSnapshot(path: path, maximumLineLength: configuration.maximumLineLength)
             )
-        case .unit(var target):
-            // A [source NAME] section's phase, database and rules (a path may hold & or ?).
-            for (key, value) in configuration.sourceSettings[self.name]?.unitKeys ?? [:] where key != "unit" {
-                do { try target.set(key, value) { ParseError(source: self.description, message: $0) } } catch { throw DaemonError.configuration("\(error)") }
-            }
-            return try target.makeSource()
+        case .unit(let target):
+            return try target.makeSource(restarts: unitRestarts)
         case .syncthing(let host, let port, let secure):
             do {
                 let credential = try SyncthingCredential.locate(

@@ -55,17 +55,14 @@ public final class SystemdNotifyService: Service, Sendable {
     /// costs to compute stays bounded under load (`StatusSchedule`).
     static let statusSpacing = TimeSpan.seconds(Int64(1))
 
-    /// Pings, pages out and looks at `STATUS=`, each when it is due, until cancelled. Between
-    /// them it sleeps: until the next ping or page-out, or until the state model changes. An
+    /// Pings and looks at `STATUS=`, each when it is due, until cancelled. Between them it
+    /// sleeps: until the next ping, or until the state model changes. An
     /// idle daemon's notify service wakes only for its pings (it used to tick every second).
     private func follow(watchdog initial: WatchdogSchedule) async throws {
         var watchdog = initial
-        // Start-up's pages go back now and once the rest of start-up is over.
-        var pageOuts = StartupPages.Schedule(ready: self.clock.monotonicTime())
         var status = StatusSchedule(spacing: Self.statusSpacing)
         while true {
             let now = self.clock.monotonicTime()
-            pageOuts.releaseIfDue(at: now)
             if watchdog.isDue(at: now) {
                 // A stuck event loop or lock never gets past these, so systemd's watchdog fires.
                 try await self.group.next().submit {}.get()
@@ -81,7 +78,7 @@ public final class SystemdNotifyService: Service, Sendable {
                 self.updateStatus()
                 status.looked(at: now)
             }
-            let deadlines = [watchdog.nextPing, pageOuts.nextDue, status.due].compactMap { $0 }
+            let deadlines = [watchdog.nextPing, status.due].compactMap { $0 }
             // A change already waits its turn: more news changes nothing until then.
             await self.sleep(until: deadlines.min(), orChange: status.due == nil)
             try Task.checkCancellation()

@@ -21,7 +21,7 @@ final class UnitFollower {
     private let connection: UInt64
     private var tracker = UnitTracker()
     private var mapper: UnitEventMapper
-    private var snapshot = UnitSnapshot(activeState: "inactive", subState: "dead")
+    private var snapshot = UnitSnapshot(activeState: .inactive, subState: .dead)
     private var journal: UnitJournalReader? = nil
     private let cursorFile: SourceStateFile<JournalCursorDocument>
     private var limitHits = 0
@@ -89,7 +89,7 @@ final class UnitFollower {
         if self.source.rules != nil, self.journal == nil { self.openJournal(unit: unit) }
     }
 
-    /// A unit systemd did not know may be loaded now (SPEC §10.3): after a `daemon-reload` it is
+    /// A unit systemd did not know may be loaded now (docs/systemd-units.md): after a `daemon-reload` it is
     /// loaded again; after a `UnitNew` only read if systemd still has it. Loading it there would
     /// make another object, announced by another `UnitNew`, for a unit that is still missing:
     /// a loop.
@@ -102,9 +102,9 @@ final class UnitFollower {
     }
 
     private func read(_ bus: SystemdBus, path: String) throws(SystemdError) -> UnitSnapshot {
-        var snapshot = UnitSnapshot(activeState: "inactive", subState: "dead")
+        var snapshot = UnitSnapshot(activeState: .inactive, subState: .dead)
         snapshot.merge(try bus.properties(path: path, interface: "org.freedesktop.systemd1.Unit"))
-        if snapshot.loadState == "loaded" {
+        if snapshot.loadState == .loaded {
             snapshot.merge(try bus.properties(path: path, interface: "org.freedesktop.systemd1.Service"))
         }
         return snapshot
@@ -120,7 +120,7 @@ final class UnitFollower {
             var loads = bus.takeLoadNews()
             while !changes.isEmpty || !loads.isEmpty {
                 for change in changes where change.path == path { self.take(change, bus: bus, unit: unit) }
-                if self.tracker.liveness == .notLoaded { try self.lookAgain(bus, unit: unit, after: loads) }
+                if self.tracker.state == .notLoaded { try self.lookAgain(bus, unit: unit, after: loads) }
                 changes = try bus.process()
                 loads = bus.takeLoadNews()
             }
@@ -180,7 +180,7 @@ final class UnitFollower {
             case .cycleEnded(_, _, let failed): failure = failed
             default: failure = nil
             }
-            // A failure's message is the last line the unit logged before it ended (SPEC §10.3);
+            // A failure's message is the last line the unit logged before it ended (docs/systemd-units.md);
             // journald stamps a line when it receives it, a little after the process wrote it.
             var last: String? = nil
             if let failure {
@@ -251,9 +251,9 @@ final class UnitFollower {
                 lines.append(0x0A)
             }
         }
-        // Liveness is systemd's alone (SPEC §10.3): what a stopped or failed unit's journal still
+        // Liveness is systemd's alone (docs/systemd-units.md): what a stopped or failed unit's journal still
         // says must not bring its pair back to life.
-        let alive = self.tracker.liveness == .up || self.snapshot.isOneshot
+        let alive = self.tracker.isUp || self.snapshot.isOneshot
         if alive, !lines.isEmpty { lines.withUnsafeBytes { self.ingest.feed($0) } }
         if read > 0 {
             self.context.logger.debug(
@@ -286,10 +286,10 @@ extension UnitSnapshot {
     mutating func merge(_ values: [String: BusValue]) {
         for (key, value) in values {
             switch (key, value) {
-            case ("LoadState", .string(let text)): self.loadState = text
-            case ("ActiveState", .string(let text)): self.activeState = text
-            case ("SubState", .string(let text)): self.subState = text
-            case ("Result", .string(let text)): self.result = text
+            case ("LoadState", .string(let text)): self.loadState = UnitLoadState(text)
+            case ("ActiveState", .string(let text)): self.activeState = UnitActiveState(text)
+            case ("SubState", .string(let text)): self.subState = UnitSubState(text)
+            case ("Result", .string(let text)): self.result = UnitResult(text)
             case ("Type", .string(let text)): self.serviceType = text
             case ("ExecMainCode", .signed(let number)): self.execMainCode = Int32(clamping: number)
             case ("ExecMainStatus", .signed(let number)): self.execMainStatus = Int32(clamping: number)

@@ -1,7 +1,7 @@
 import SyncmonLock
 import SyncmonRules
 
-/// The rules of one `unit:` source (SPEC §10.4): a shipped pack, or a rules file that SIGHUP
+/// The rules of one `unit:` source (docs/systemd-units.md): a shipped pack, or a rules file that SIGHUP
 /// reads again — swapped in when it changed and is valid, kept when it has a problem.
 ///
 /// Read by the source's thread once per batch of journal entries, replaced by the reload.

@@ -3,7 +3,7 @@ import SyncmonLock
 import SyncmonRules
 import SyncmonSystemd
 
-/// Every `unit:` source's rules, reloaded together on SIGHUP (SPEC §10.4), and the count of
+/// Every `unit:` source's rules, reloaded together on SIGHUP (docs/systemd-units.md), and the count of
 /// reloads that found a rules file with a problem (`syncmon_rules_reload_failures_total`).
 public final class UnitRulesRegistry: Sendable {
     private let all: [UnitRules]

@@ -10,7 +10,7 @@ import SyncmonSystemd
 import Glibc
 #endif
 
-/// A `unit:` source (SPEC §10.3, §10.4, docs/systemd-units.md): a service systemd runs, followed
+/// A `unit:` source (docs/systemd-units.md): a service systemd runs, followed
 /// through the system bus and, with rules, through its journal.
 ///
 /// One thread of its own does all the I/O, since sd-bus and sd-journal are blocking and not
@@ -25,8 +25,8 @@ struct UnitSource: EventSource {
     let phases: [Phase]
     /// The rules for the unit's journal, if any; a rules file's are swapped on SIGHUP.
     let rules: UnitRules?
-    /// Restarts counted for `syncmon_unit_restarts_total`.
-    var restarts = UnitRestartCounter.shared
+    /// Where the service's automatic restarts are counted (`syncmon_unit_restarts_total`).
+    let restarts: UnitRestartCounter
 
     func run(in context: SourceContext) async {
         // Written once to stop the thread, which waits on it beside the bus and the journal.
@@ -50,12 +50,9 @@ struct UnitSource: EventSource {
     }
 }
 
-/// The `syncmon_unit_restarts_total` counts, per pair.
+/// The `syncmon_unit_restarts_total` counts, per pair: one per daemon, in its source registry.
 public final class UnitRestartCounter: Sendable {
     private let counts = Locked<[PairKey: UInt64]>([:])
-
-    /// The daemon's one counter (a process has one set of `unit:` sources).
-    public static let shared = UnitRestartCounter()
 
     public init() {}
 

@@ -2,67 +2,111 @@ import SyncmonCore
 import SyncmonRules
 
 /// What a `unit:` source follows: `unit:UNIT[?phase=import|export|both&database=D&rules=PACK]`
-/// (SPEC §10.3), or the keys `unit`, `phase`, `database` and `rules` of a `[source NAME]` section.
-public struct UnitTarget: Sendable, Equatable {
+/// (docs/systemd-units.md), or the keys `unit`, `phase`, `database` and `rules` of a
+/// `[source NAME]` section. Each value is parsed once, where it is read, into its type.
+public struct UnitTarget: Sendable, Hashable {
     /// A `.service`, or a `.timer` whose service is followed.
     public var unit: String
     /// The phases a oneshot run counts as.
     public var phases: [Phase]
-    public var database: String
+    public var database: Database
     /// A shipped pack's name or a rules file's absolute path.
     public var rules: String?
 
-    public init(unit: String, phases: [Phase] = [.import, .export], database: String = "default", rules: String? = nil) {
+    /// The database of a unit's pair when none is given.
+    public static let defaultDatabase = Database("default")!
+
+    public init(unit: String, phases: [Phase] = [.import, .export], database: Database = UnitTarget.defaultDatabase, rules: String? = nil) {
         self.unit = unit
         self.phases = phases
         self.database = database
         self.rules = rules
     }
 
+    /// A value of one key that cannot be used: what is accepted, and what was written.
+    public struct KeyError: Error, Equatable {
+        public var message: String
+    }
+
     /// Parses what follows `unit:`; the error says what is wrong and how it is written.
     public static func parse(_ text: String) throws(SourceSpec.ParseError) -> UnitTarget {
         func fail(_ message: String) -> SourceSpec.ParseError { SourceSpec.ParseError(source: "unit:" + text, message: message) }
         let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var target = UnitTarget(unit: String(parts[0]))
-        guard target.unit.hasSuffix(".service") || target.unit.hasSuffix(".timer"),
-            target.unit.utf8.count <= 255,
-            target.unit.unicodeScalars.allSatisfy({
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ":_.\\@-".unicodeScalars.contains($0))
-            })
-        else { throw fail("name a .service or a .timer (unit:unison-docs.service, unit:restic-backup.timer)") }
+        var target: UnitTarget
+        do throws(KeyError) {
+            target = UnitTarget(unit: try Self.unitName(String(parts[0])))
+        } catch {
+            throw fail(error.message)
+        }
         for pair in parts.count > 1 ? parts[1].split(separator: "&") : [] {
             let keyValue = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard keyValue.count == 2 else { throw fail("expected key=value in the query, got \(pair)") }
-            try target.set(keyValue[0], keyValue[1], fail: fail)
+            do throws(KeyError) {
+                switch keyValue[0] {
+                case "phase": target.phases = try Self.phases(keyValue[1])
+                case "database": target.database = try Self.database(keyValue[1])
+                case "rules": target.rules = try Self.rules(keyValue[1])
+                default: throw KeyError(message: "unknown key \(keyValue[0]) (a unit: source takes phase, database and rules)")
+                }
+            } catch {
+                throw fail(error.message)
+            }
         }
         return target
     }
 
-    /// Sets one key (`phase`, `database`, `rules`), as the query or a `[source NAME]` section gives it.
-    public mutating func set(_ key: String, _ value: String, fail: (String) -> SourceSpec.ParseError) throws(SourceSpec.ParseError) {
-        switch key {
-        case "phase":
-            switch value {
-            case "import": self.phases = [.import]
-            case "export": self.phases = [.export]
-            case "both": self.phases = [.import, .export]
-            default: throw fail("phase: import, export or both, not \(value)")
-            }
-        case "database":
-            guard Database(value) != nil else { throw fail("database: 1-64 characters of A-Z a-z 0-9 . _ -, not \(value)") }
-            self.database = value
-        case "rules":
-            guard ShippedPacks.isPath(value) || ShippedPacks.names.contains(value) else {
-                throw fail("rules: a shipped pack (\(ShippedPacks.names.joined(separator: ", "))) or an absolute path, not \(value)")
-            }
-            self.rules = value
-        default:
-            throw fail("unknown key \(key) (a unit: source takes phase, database and rules)")
+    /// A unit's name: a `.service` or a `.timer`, in systemd's unit name characters.
+    static func unitName(_ text: String) throws(KeyError) -> String {
+        guard text.hasSuffix(".service") || text.hasSuffix(".timer"),
+            text.utf8.count <= 255,
+            text.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ":_.\\@-".unicodeScalars.contains($0))
+            })
+        else { throw KeyError(message: "name a .service or a .timer (unit:unison-docs.service, unit:restic-backup.timer)") }
+        return text
+    }
+
+    /// `phase`: `import`, `export` or `both`.
+    static func phases(_ text: String) throws(KeyError) -> [Phase] {
+        switch text {
+        case "import": [.import]
+        case "export": [.export]
+        case "both": [.import, .export]
+        default: throw KeyError(message: "phase: import, export or both, not \(text)")
         }
     }
 
+    /// `phase` as it is written.
+    static func phaseText(_ phases: [Phase]) -> String {
+        phases == [.import] ? "import" : phases == [.export] ? "export" : "both"
+    }
+
+    /// `database`: a database name, as events name theirs.
+    static func database(_ text: String) throws(KeyError) -> Database {
+        guard let database = Database(text) else { throw KeyError(message: "database: 1-64 characters of A-Z a-z 0-9 . _ -, not \(text)") }
+        return database
+    }
+
+    /// `rules`: a shipped pack's name or a rules file's absolute path.
+    static func rules(_ text: String) throws(KeyError) -> String {
+        guard ShippedPacks.isPath(text) || ShippedPacks.names.contains(text) else {
+            throw KeyError(message: "rules: a shipped pack (\(ShippedPacks.names.joined(separator: ", "))) or an absolute path, not \(text)")
+        }
+        return text
+    }
+
+    /// The target as `unit:` takes it (without the scheme): the unit, then the keys that differ
+    /// from their defaults.
+    var text: String {
+        var keys: [String] = []
+        if self.phases != [.import, .export] { keys.append("phase=" + Self.phaseText(self.phases)) }
+        if self.database != Self.defaultDatabase { keys.append("database=\(self.database)") }
+        if let rules = self.rules { keys.append("rules=" + rules) }
+        return keys.isEmpty ? self.unit : self.unit + "?" + keys.joined(separator: "&")
+    }
+
     /// The source, with its rules loaded and checked: a rules file with a problem stops the start.
-    func makeSource() throws(DaemonError) -> UnitSource {
+    func makeSource(restarts: UnitRestartCounter) throws(DaemonError) -> UnitSource {
         var pack: UnitRules? = nil
         if let rules = self.rules {
             do {
@@ -71,6 +115,6 @@ public struct UnitTarget: Sendable, Equatable {
                 throw DaemonError.configuration("rules \(error)")
             }
         }
-        return UnitSource(unit: self.unit, database: Database(self.database) ?? .private, phases: self.phases, rules: pack)
+        return UnitSource(unit: self.unit, database: self.database, phases: self.phases, rules: pack, restarts: restarts)
     }
 }

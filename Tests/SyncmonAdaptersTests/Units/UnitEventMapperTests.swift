@@ -4,7 +4,7 @@ import Testing
 @testable import SyncmonAdapters
 
 /// `UnitEventMapper`: a unit's failures become failed operations whose error carries the
-/// unit's own last words (SPEC §10.3, §2.1), cleaned as every failure's message is.
+/// unit's own last words (docs/systemd-units.md, docs/protocol.md), cleaned as every failure's message is.
 @Suite("Unit event mapper")
 struct UnitEventMapperTests {
     static let now = Timestamp(seconds: 1_795_000_000)
@@ -41,8 +41,8 @@ struct UnitEventMapperTests {
     @Test(
         "a unit systemd does not know makes the pair unknown with a notice, and no event; loaded, it is known again",
         arguments: [
-            (UnitAction.notLoaded(loadState: "not-found"), UnitPresence?.some(.missing(reason: "unit not-found")), true),
-            (.notLoaded(loadState: "masked"), .missing(reason: "unit masked"), true),
+            (UnitAction.notLoaded(loadState: .notFound), UnitPresence?.some(.missing(reason: "unit not-found")), true),
+            (.notLoaded(loadState: .masked), .missing(reason: "unit masked"), true),
             (.loaded, .present, false),
             (.up, nil, false),
         ]

@@ -15,7 +15,7 @@ struct UnitTrackerTests {
         steps.map { tracker.observe($0.snapshot, at: Self.at($0.seconds)) }
     }
 
-    static let running = UnitSnapshot(activeState: "active", subState: "running")
+    static let running = UnitSnapshot(activeState: .active, subState: .running)
 
     /// The PropertiesChanged sequence of systemd 252 for Restart=always, RestartSec=100ms, `exit 3`
     /// (scripts/test-units-e2e.sh, logged at debug): the crash passes through failed/failed, and the
@@ -24,7 +24,8 @@ struct UnitTrackerTests {
         var tracker = UnitTracker()
         func state(_ active: String, _ sub: String, _ result: String, _ status: Int32, _ restarts: UInt32, job: Bool) -> UnitSnapshot {
             UnitSnapshot(
-                activeState: active, subState: sub, result: result, execMainCode: status == 0 ? 0 : 1, execMainStatus: status,
+                activeState: UnitActiveState(active), subState: UnitSubState(sub), result: UnitResult(result), execMainCode: status == 0 ? 0 : 1,
+                execMainStatus: status,
                 restarts: restarts, jobType: job ? "restart" : nil
             )
         }
@@ -46,17 +47,17 @@ struct UnitTrackerTests {
         for (index, snapshot) in loop.enumerated() {
             all += tracker.observe(snapshot, at: Self.at(Int64(index)))
             // A look between any two signals: never ok, never down, never stopped after the first crash.
-            if index >= 2 { #expect(tracker.liveness == .up && tracker.failure?.code == "exit3", "after step \(index)") }
+            if index >= 2 { #expect(tracker.isUp && tracker.failure?.code == "exit3", "after step \(index)") }
         }
         #expect(all == [.up, .failing(UnitFailure(code: "exit3", since: Self.at(2))), .restarted(count: 1)])
     }
 
     @Test func missingUnitIsNotLoadedOnceNotStopped() {
         var tracker = UnitTracker()
-        let missing = UnitSnapshot(loadState: "not-found", activeState: "inactive", subState: "dead")
-        #expect(tracker.observe(missing, at: Self.at(0)) == [.notLoaded(loadState: "not-found")])
+        let missing = UnitSnapshot(loadState: .notFound, activeState: .inactive, subState: .dead)
+        #expect(tracker.observe(missing, at: Self.at(0)) == [.notLoaded(loadState: .notFound)])
         #expect(tracker.observe(missing, at: Self.at(5)) == [])
-        #expect(tracker.liveness == .notLoaded)
+        #expect(tracker.state == .notLoaded)
     }
 
     /// A unit systemd did not know, then knows (its file written, `systemctl daemon-reload`): once
@@ -66,12 +67,12 @@ struct UnitTrackerTests {
         arguments: [
             (
                 "appears stopped",
-                [UnitSnapshot(activeState: "inactive", subState: "dead")],
+                [UnitSnapshot(activeState: .inactive, subState: .dead)],
                 [[UnitAction.loaded, .stopped]]
             ),
             (
                 "appears and starts",
-                [UnitSnapshot(activeState: "inactive", subState: "dead"), running],
+                [UnitSnapshot(activeState: .inactive, subState: .dead), running],
                 [[.loaded, .stopped], [.up]]
             ),
             (
@@ -81,34 +82,34 @@ struct UnitTrackerTests {
             ),
             (
                 "appears, then is removed again",
-                [running, UnitSnapshot(loadState: "not-found", activeState: "inactive", subState: "dead")],
-                [[.loaded, .up], [.notLoaded(loadState: "not-found")]]
+                [running, UnitSnapshot(loadState: .notFound, activeState: .inactive, subState: .dead)],
+                [[.loaded, .up], [.notLoaded(loadState: .notFound)]]
             ),
             (
                 "stays masked",
-                [UnitSnapshot(loadState: "masked", activeState: "inactive", subState: "dead")],
+                [UnitSnapshot(loadState: .masked, activeState: .inactive, subState: .dead)],
                 [[]]
             ),
         ]
     )
     func missingUnitAppears(_ name: String, later: [UnitSnapshot], expected: [[UnitAction]]) {
         var tracker = UnitTracker()
-        let missing = UnitSnapshot(loadState: "not-found", activeState: "inactive", subState: "dead")
-        #expect(tracker.observe(missing, at: Self.at(0)) == [.notLoaded(loadState: "not-found")], "\(name)")
+        let missing = UnitSnapshot(loadState: .notFound, activeState: .inactive, subState: .dead)
+        #expect(tracker.observe(missing, at: Self.at(0)) == [.notLoaded(loadState: .notFound)], "\(name)")
         let actions = Self.run(later.enumerated().map { (Int64($0.offset + 1), $0.element) }, tracker: &tracker)
         #expect(actions == expected, "\(name)")
     }
 
     @Test func inactiveAtFirstLookIsStopped() {
         var tracker = UnitTracker()
-        #expect(tracker.observe(UnitSnapshot(activeState: "inactive", subState: "dead"), at: Self.at(0)) == [.stopped])
+        #expect(tracker.observe(UnitSnapshot(activeState: .inactive, subState: .dead), at: Self.at(0)) == [.stopped])
     }
 
     /// Restart=always, RestartSec=100ms, `exit 3` every half second: the loop never reaches
     /// `failed`; Result and ExecMainStatus are back to success/0 once it runs again.
     @Test func crashLoopStaysFailingAndCountsRestarts() {
         var tracker = UnitTracker()
-        let crashed = UnitSnapshot(activeState: "activating", subState: "auto-restart", result: "exit-code", execMainCode: 1, execMainStatus: 3)
+        let crashed = UnitSnapshot(activeState: .activating, subState: .autoRestart, result: .exitCode, execMainCode: 1, execMainStatus: 3)
         var again = Self.running
         again.restarts = 1
         var crashedAgain = crashed
@@ -144,9 +145,9 @@ struct UnitTrackerTests {
     /// `systemctl stop` on a service that exits 1 on SIGTERM: failed/exit-code, but a stop job ran.
     @Test func stopJudgedByTheStopJobNotTheStatus() {
         var tracker = UnitTracker()
-        var stopping = UnitSnapshot(activeState: "deactivating", subState: "stop-sigterm")
+        var stopping = UnitSnapshot(activeState: .deactivating, subState: .other("stop-sigterm"))
         stopping.jobType = "stop"
-        let failedAfterStop = UnitSnapshot(activeState: "failed", subState: "failed", result: "exit-code", execMainCode: 1, execMainStatus: 1)
+        let failedAfterStop = UnitSnapshot(activeState: .failed, subState: .failed, result: .exitCode, execMainCode: 1, execMainStatus: 1)
         let actions = Self.run([(0, Self.running), (5, stopping), (5, failedAfterStop)], tracker: &tracker)
         #expect(actions == [[.up], [], [.stopped]])
         #expect(tracker.failure == nil)
@@ -157,12 +158,12 @@ struct UnitTrackerTests {
     }
 
     @Test(arguments: [
-        (UnitSnapshot(activeState: "failed", subState: "failed", result: "signal", execMainCode: 2, execMainStatus: 9), "signalSIGKILL"),
-        (UnitSnapshot(activeState: "failed", subState: "failed", result: "core-dump", execMainCode: 3, execMainStatus: 11), "core-dump"),
-        (UnitSnapshot(activeState: "failed", subState: "failed", result: "watchdog", execMainCode: 2, execMainStatus: 6), "watchdog"),
-        (UnitSnapshot(activeState: "failed", subState: "failed", result: "start-limit-hit"), "start-limit-hit"),
+        (UnitSnapshot(activeState: .failed, subState: .failed, result: .signal, execMainCode: 2, execMainStatus: 9), "signalSIGKILL"),
+        (UnitSnapshot(activeState: .failed, subState: .failed, result: .other("core-dump"), execMainCode: 3, execMainStatus: 11), "core-dump"),
+        (UnitSnapshot(activeState: .failed, subState: .failed, result: .other("watchdog"), execMainCode: 2, execMainStatus: 6), "watchdog"),
+        (UnitSnapshot(activeState: .failed, subState: .failed, result: .other("start-limit-hit")), "start-limit-hit"),
         (
-            UnitSnapshot(activeState: "failed", subState: "failed", result: "exit-code", execMainCode: 1, execMainStatus: 23, program: "/usr/bin/rsync"),
+            UnitSnapshot(activeState: .failed, subState: .failed, result: .exitCode, execMainCode: 1, execMainStatus: 23, program: "/usr/bin/rsync"),
             "partialTransfer"
         ),
     ])
@@ -174,7 +175,7 @@ struct UnitTrackerTests {
         #expect(tracker.nextTick() == Self.at(4))
         #expect(tracker.tick(at: Self.at(3)) == [])  // systemd may yet restart it
         #expect(tracker.tick(at: Self.at(4)) == [.down(failure)])
-        #expect(tracker.liveness == .down)
+        #expect(tracker.state == .down(failure))
         // Down until systemd says otherwise: nothing waits on the clock.
         #expect(tracker.nextTick() == nil)
     }
@@ -184,7 +185,8 @@ struct UnitTrackerTests {
         var tracker = UnitTracker()
         func oneshot(_ active: String, _ sub: String, result: String = "success", status: Int32 = 0, start: Int64?, exit: Int64?) -> UnitSnapshot {
             UnitSnapshot(
-                activeState: active, subState: sub, result: result, execMainCode: status == 0 ? 0 : 1, execMainStatus: status,
+                activeState: UnitActiveState(active), subState: UnitSubState(sub), result: UnitResult(result), execMainCode: status == 0 ? 0 : 1,
+                execMainStatus: status,
                 serviceType: "oneshot", program: "/usr/bin/rsync", mainStarted: start.map(Self.at), mainExited: exit.map(Self.at)
             )
         }
@@ -208,12 +210,34 @@ struct UnitTrackerTests {
                 [.cycleEnded(started: Self.at(120), ended: Self.at(121), failure: UnitFailure(code: "partialTransfer", since: Self.at(121)))],
             ]
         )
-        #expect(tracker.liveness == .up)  // between runs: never stopped or down
+        #expect(tracker.isUp)  // between runs: never stopped or down
     }
 
     @Test func oneshotNeverRunIsNoCycle() {
         var tracker = UnitTracker()
-        let never = UnitSnapshot(activeState: "inactive", subState: "dead", serviceType: "oneshot")
+        let never = UnitSnapshot(activeState: .inactive, subState: .dead, serviceType: "oneshot")
         #expect(tracker.observe(never, at: Self.at(0)) == [.up])
+    }
+
+    /// Each state carries what it needs: a failed service is down with its failure; started
+    /// again, it is up with the failure outstanding until it has stayed active for the recovery
+    /// time; stopped, nothing is outstanding.
+    @Test func downThenStartedAgainRecoversThenStops() {
+        var tracker = UnitTracker()
+        let failed = UnitSnapshot(activeState: .failed, subState: .failed, result: .exitCode, execMainCode: 1, execMainStatus: 2)
+        let failure = UnitFailure(code: "exit2", since: Self.at(1))
+        #expect(tracker.observe(Self.running, at: Self.at(0)) == [.up])
+        #expect(tracker.observe(failed, at: Self.at(1)) == [.failing(failure)])
+        #expect(tracker.tick(at: Self.at(2)) == [.down(failure)])
+        #expect(tracker.state == .down(failure))
+        #expect(tracker.observe(Self.running, at: Self.at(10)) == [.up])
+        #expect(tracker.isUp && tracker.failure == failure)
+        #expect(tracker.nextTick() == Self.at(70))
+        #expect(tracker.tick(at: Self.at(70)) == [.recovered])
+        #expect(tracker.isUp && tracker.failure == nil && tracker.nextTick() == nil)
+        var stopping = UnitSnapshot(activeState: .deactivating, subState: .other("stop-sigterm"))
+        stopping.jobType = "stop"
+        #expect(Self.run([(80, stopping), (80, UnitSnapshot(activeState: .inactive, subState: .dead))], tracker: &tracker) == [[], [.stopped]])
+        #expect(tracker.state == .stopped)
     }
 }

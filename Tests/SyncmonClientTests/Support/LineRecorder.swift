@@ -11,8 +11,8 @@ import Glibc
 /// client closes its side it closes its own.
 final class LineRecorder: @unchecked Sendable {
     let path: String
-    /// Guards everything below.
-    private let lock = NSLock()
+    /// Guards everything below; signalled when the recorder stops.
+    private let lock = NSCondition()
     private var recorded: [[String]] = []
     /// Per connection: whether the client closed its writing side (EOF seen).
     private var ends: [Bool] = []
@@ -61,6 +61,7 @@ final class LineRecorder: @unchecked Sendable {
             }
             return (self.listener, self.connection)
         }
+        self.lock.withLock { self.lock.broadcast() }
         connection?.shutdown()
         if let listener {
             // Wakes the accept loop, which then ends.
@@ -79,10 +80,17 @@ final class LineRecorder: @unchecked Sendable {
                 return self.recorded.count - 1
             }
             self.read(connection, into: index)
-            while !self.closesOnEOF, self.lock.withLock({ self.listener != nil }) { usleep(10_000) }
+            if !self.closesOnEOF { self.waitForStop() }
             connection.close()
             let stopped = self.lock.withLock { self.listener == nil }
             if stopped { return }
+        }
+    }
+
+    /// Blocks the accept thread until `stop()`: a connection held open, as a stuck daemon holds it.
+    private func waitForStop() {
+        self.lock.withLock {
+            while self.listener != nil { self.lock.wait() }
         }
     }
 
