@@ -83,8 +83,9 @@ struct HistoryDaemonTests {
         let other = try Self.syncmon(["status", "--history", "--engine", "other", "--url", second.url])
         #expect(other.status == 0 && other.output == "No engine named other is tracked.\n", "\(other.output)\(other.errors)")
 
-        let forgotten = try Self.syncmon(["forget", "--events-socket", second.eventsSocket, "--url", second.url, "--engine", "notes"])
-        #expect(forgotten.status == 0, "\(forgotten.errors)")
+        // `--url host:port`, as `syncmon status` takes it.
+        let forgotten = try Self.syncmon(["forget", "--events-socket", second.eventsSocket, "--url", "127.0.0.1:\(second.port)", "--engine", "notes"])
+        #expect(forgotten.status == 0 && forgotten.output.contains("forgot notes/private"), "\(forgotten.output)\(forgotten.errors)")
         #expect(try Self.history(second).pairs.isEmpty)
         try Self.emit(second, ["engineStarted"])
         #expect(await Polling.until { (try? Self.moves(Self.history(second))) == ["new → not_started"] })
