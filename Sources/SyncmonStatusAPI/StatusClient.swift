@@ -5,7 +5,7 @@ import SyncmonCore
 import Glibc
 #endif
 
-/// Fetches `/api/v1/status` from a running daemon, over HTTP or HTTPS and with basic auth when
+/// Fetches `/api/v1/status` (and `/api/v1/history`) from a running daemon, over HTTP or HTTPS and with basic auth when
 /// its web configuration asks (through ``HTTPGetClient``), and says why when it cannot: for
 /// `syncmon status` and `syncmon forget`.
 public struct StatusClient: Sendable {
@@ -30,6 +30,24 @@ public struct StatusClient: Sendable {
 
     /// The status document for `engine` (or all engines).
     public func fetch(engine: String?) async throws -> (json: String, document: StatusDocument) {
+        try await self.fetch("/api/v1/status", engine: engine, query: "", named: "status JSON") { try StatusDocument(json: $0) }
+    }
+
+    /// The history document (docs/protocol.md, "History JSON") for `engine` (or all engines),
+    /// with the changes from `since` on (all that are kept without it).
+    public func fetchHistory(engine: String?, since: Timestamp?) async throws -> (json: String, document: HistoryDocument) {
+        // RFC 3339 in UTC is digits, `-`, `:`, `.`, `T` and `Z`: nothing needs percent-encoding.
+        let query = since.map { "since=" + RFC3339.format($0) } ?? ""
+        return try await self.fetch("/api/v1/history", engine: engine, query: query, named: "history JSON") {
+            try JSONDecoder().decode(HistoryDocument.self, from: Data($0))
+        }
+    }
+
+    /// GETs `path` with `engine` and `query` (`key=value&…`, already encoded) from the daemon
+    /// and reads the answer with `read`; `named` says what it should have been when it is not.
+    private func fetch<Document>(
+        _ path: String, engine: String?, query: String, named: String, read: ([UInt8]) throws -> Document
+    ) async throws -> (json: String, document: Document) {
         guard let components = URLComponents(string: self.url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
         else {
@@ -38,12 +56,14 @@ public struct StatusClient: Sendable {
         var base = self.url
         if let query = base.firstIndex(of: "?") { base = String(base[..<query]) }
         while base.hasSuffix("/") { base.removeLast() }
-        var target = base + "/api/v1/status"
+        var parameters: [String] = []
         if let engine {
             // Engine names are [A-Za-z0-9._-] only, so nothing needs percent-encoding.
             guard EngineName.isValid(engine.utf8) else { throw Unreachable(description: "engine names are 1-64 characters of [A-Za-z0-9._-], not \(engine)") }
-            target += "?engine=" + engine
+            parameters.append("engine=" + engine)
         }
+        if !query.isEmpty { parameters.append(query) }
+        let target = base + path + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
         let response: HTTPGetClient.Response
         do {
             response = try await HTTPGetClient.get(target, accept: "application/json", options: self.options)
@@ -52,11 +72,11 @@ public struct StatusClient: Sendable {
         }
         guard response.statusCode == 200 else { throw Unreachable(description: self.explain(response)) }
         let body = String(decoding: response.body, as: UTF8.self)
-        let document: StatusDocument
+        let document: Document
         do {
-            document = try StatusDocument(json: Array(body.utf8))
+            document = try read(response.body)
         } catch {
-            throw Unreachable(description: "\(self.url) did not answer with syncmon status JSON (\(error))")
+            throw Unreachable(description: "\(self.url) did not answer with syncmon \(named) (\(error))")
         }
         return (body, document)
     }

@@ -38,8 +38,9 @@ struct ForgetCommand: AsyncParsableCommand {
     static let confirmation = Duration.seconds(5)
 
     func run() async throws {
+        // `host:port` is `http://host:port`, as for `syncmon status`.
         let client = StatusClient(
-            url: self.url,
+            url: StatusClient.withScheme(self.url),
             options: HTTPGetClient.Options(
                 user: self.user,
                 password: ProcessInfo.processInfo.environment["SYNCMON_PASSWORD"],

@@ -45,6 +45,14 @@ struct StatusCommand: AsyncParsableCommand {
             exits with the status's code, or 1 when that would be 0 (healthy, not yet in sync): \
             for scripts that must not shut a host down mid-sync, e.g.
             syncmon status --engine photos --wait --timeout 10m && poweroff
+
+            --history prints each pair's changes of health instead (the last 7 days, at most 500 \
+            a pair, kept across restarts), newest last, one line each: the time (UTC), the pair, \
+            the summary before and after (new for a pair first seen), and why, e.g.
+            2026-11-28 10:02:11  notes/private  succeeded → error  export: quotaExceeded
+            (then the engine's message). --since 2h shows only the last two hours; --json \
+            prints GET /api/v1/history's JSON. \
+            Exit status 0 when the daemon answered.
             """
     )
 
@@ -78,6 +86,12 @@ struct StatusCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("With --wait: give up after this long (90s, 10m, 1h), exiting 1 or worse.", valueName: "duration"))
     var timeout: DurationArgument?
+
+    @Flag(help: "Print each pair's changes of health (the last 7 days), newest last, instead of the status.")
+    var history = false
+
+    @Option(help: ArgumentHelp("With --history: only the changes made within this long (90m, 12h, 2d).", valueName: "duration"))
+    var since: DurationArgument?
 
     @Option(help: "The daemon's address: host:port, http://host:port, or https://host:port when its web configuration serves TLS.")
     var url = "http://127.0.0.1:9478"
@@ -127,6 +141,13 @@ struct StatusCommand: AsyncParsableCommand {
         if self.wait && self.watch { throw ValidationError("--wait and --watch do not go together: --wait ends, --watch does not") }
         if self.timeout != nil && !self.wait { throw ValidationError("--timeout goes with --wait") }
         if self.wide && self.chosenFormat != .table { throw ValidationError("--wide is for the table, not --format \(self.chosenFormat.rawValue)") }
+        if self.since != nil && !self.history { throw ValidationError("--since goes with --history") }
+        if self.history {
+            let other = [(self.wait, "--wait"), (self.watch, "--watch"), (self.wide, "--wide"), (self.chosenFormat == .nagios, "--format nagios")]
+            if let conflict = other.first(where: { $0.0 }) {
+                throw ValidationError("--history prints the changes as lines or --json; it does not go with \(conflict.1)")
+            }
+        }
     }
 
     func run() async throws {
@@ -144,6 +165,7 @@ struct StatusCommand: AsyncParsableCommand {
         )
         let format = self.chosenFormat
         let colors = format == .table && isatty(STDOUT_FILENO) != 0 && environment["NO_COLOR"] == nil
+        if self.history { throw ExitCode(await self.printHistory(client: client, json: format == .json, colors: colors)) }
         if self.wait { throw ExitCode(await self.waitUntilInSync(client: client, format: format, colors: colors)) }
         if self.watch { try await self.watchForever(client: client, format: format, colors: colors) }
         let look = await self.look(client: client, format: format, colors: colors, columns: TerminalSize.current().columns)
@@ -200,6 +222,36 @@ struct StatusCommand: AsyncParsableCommand {
             }
             let pause = deadline.map { min(Self.waitInterval, max(.zero, $0 - clock.now)) } ?? Self.waitInterval
             try? await Task.sleep(for: pause)
+        }
+    }
+
+    /// `--history`: the pairs' changes of health as lines (``HistoryText``), newest last, or
+    /// the daemon's history JSON; exits 0 when the daemon answered, 3 (UNKNOWN) when it did not.
+    private func printHistory(client: StatusClient, json: Bool, colors: Bool) async -> Int32 {
+        if let engine = self.engine, !EngineName.isValid(engine.utf8) {
+            printError("syncmon status: --engine must be 1-64 characters of [A-Za-z0-9._-], not \(engine)")
+            return Severity.unknown.rawValue
+        }
+        if self.user != nil, ProcessInfo.processInfo.environment["SYNCMON_PASSWORD"] == nil {
+            printError("syncmon status: --user needs the password in the SYNCMON_PASSWORD environment variable")
+            return Severity.unknown.rawValue
+        }
+        let since = self.since.map { WallClock.now().adding(TimeSpan(microseconds: -$0.span.microseconds)) }
+        do {
+            let history = try await client.fetchHistory(engine: self.engine, since: since)
+            if json {
+                print(history.json, terminator: history.json.hasSuffix("\n") ? "" : "\n")
+            } else if let engine = self.engine, history.document.pairs.isEmpty {
+                print("No engine named \(engine) is tracked.")
+            } else {
+                let lines = HistoryText.render(history.document, colors: colors)
+                let span = self.since.map { "the last " + DurationParser.format($0.span) } ?? "the last 7 days"
+                print(lines.isEmpty ? "No change of health in \(span).\n" : lines, terminator: "")
+            }
+            return 0
+        } catch {
+            printError("syncmon status: \(error)")
+            return Severity.unknown.rawValue
         }
     }
 

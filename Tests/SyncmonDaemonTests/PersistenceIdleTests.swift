@@ -34,7 +34,7 @@ struct PersistenceIdleTests {
 
         task.cancel()
         try await task.value
-        guard case .loaded(let pairs, let savedAt) = file.load(now: clock.wallTime()) else {
+        guard case .loaded(let pairs, _, let savedAt) = file.load(now: clock.wallTime()) else {
             Issue.record("no loadable state saved")
             return
         }

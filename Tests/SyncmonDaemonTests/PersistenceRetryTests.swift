@@ -34,7 +34,7 @@ struct PersistenceRetryTests {
         #expect(FileManager.default.fileExists(atPath: file.path))
         let health = service.health.snapshot
         #expect(health.failures == 2 && health.failingInARow == 0 && health.lastSuccess != nil)
-        guard case .loaded(let pairs, _) = file.load(now: at(1)) else {
+        guard case .loaded(let pairs, _, _) = file.load(now: at(1)) else {
             Issue.record("the retried save did not write a loadable state")
             return
         }

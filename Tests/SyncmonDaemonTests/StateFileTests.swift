@@ -30,7 +30,7 @@ struct StateFileTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        guard case .loaded(let pairs, let savedAt) = file.load(now: at(11)) else {
+        guard case .loaded(let pairs, _, let savedAt) = file.load(now: at(11)) else {
             Issue.record("state did not load")
             return
         }
@@ -95,7 +95,7 @@ struct StateFileTests {
     func empty() throws {
         let file = StateFile(directory: self.stateDirectory)
         try file.save(Monitor(), now: at(0))
-        guard case .loaded(let pairs, _) = file.load(now: at(1)) else {
+        guard case .loaded(let pairs, _, _) = file.load(now: at(1)) else {
             Issue.record("did not load")
             return
         }
@@ -126,7 +126,7 @@ struct StateFileTests {
         // The next load finds nothing, and a save works again.
         #expect({ if case .missing = file.load(now: at(6)) { true } else { false } }())
         try file.save(makeMonitor(realisticSteps), now: at(7))
-        #expect({ if case .loaded(let pairs, _) = file.load(now: at(8)) { pairs.count == 2 } else { false } }())
+        #expect({ if case .loaded(let pairs, _, _) = file.load(now: at(8)) { pairs.count == 2 } else { false } }())
     }
 
     @Test("a failed save leaves the good file in place")
@@ -142,12 +142,12 @@ struct StateFileTests {
         #expect(throws: (any Error).self) { try file.save(changed, now: at(20)) }
         // …and the good file is untouched and still loads.
         #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == before)
-        #expect({ if case .loaded(let pairs, _) = file.load(now: at(21)) { pairs.count == 2 } else { false } }())
+        #expect({ if case .loaded(let pairs, _, _) = file.load(now: at(21)) { pairs.count == 2 } else { false } }())
         try FileManager.default.removeItem(atPath: file.path + ".tmp")
 
         // Once the obstacle is gone, saving works again.
         try file.save(changed, now: at(22))
-        #expect({ if case .loaded(let pairs, _) = file.load(now: at(23)) { pairs.count == 3 } else { false } }())
+        #expect({ if case .loaded(let pairs, _, _) = file.load(now: at(23)) { pairs.count == 3 } else { false } }())
     }
 
     @Test("a stale temporary file from a crash is never read, and the next save replaces it")
@@ -156,10 +156,10 @@ struct StateFileTests {
         try file.save(makeMonitor(realisticSteps), now: at(10))
         // A crash between write and rename leaves a half-written .tmp behind.
         try Data("{\"version\":1,\"savedAt\":0,\"pai".utf8).write(to: URL(fileURLWithPath: file.path + ".tmp"))
-        #expect({ if case .loaded(let pairs, _) = file.load(now: at(11)) { pairs.count == 2 } else { false } }())
+        #expect({ if case .loaded(let pairs, _, _) = file.load(now: at(11)) { pairs.count == 2 } else { false } }())
         try file.save(Monitor(), now: at(12))
         #expect(!FileManager.default.fileExists(atPath: file.path + ".tmp"))
-        #expect({ if case .loaded(let pairs, _) = file.load(now: at(13)) { pairs.isEmpty } else { false } }())
+        #expect({ if case .loaded(let pairs, _, _) = file.load(now: at(13)) { pairs.isEmpty } else { false } }())
     }
 }
 
@@ -180,7 +180,7 @@ struct StateFileVersion1_1Tests {
         defer { directory.remove() }
         try FileManager.default.createDirectory(atPath: directory.path("state"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: directory.path("state/state.json"))
-        guard case .loaded(let pairs, let savedAt) = StateFile(directory: directory.path("state")).load(now: at(0)) else {
+        guard case .loaded(let pairs, _, let savedAt) = StateFile(directory: directory.path("state")).load(now: at(0)) else {
             Issue.record("the v1.1 state file did not load")
             return
         }

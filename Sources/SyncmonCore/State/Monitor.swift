@@ -21,6 +21,11 @@ public struct Monitor: Sendable {
     public private(set) var nextLook = Timestamp.distantPast
     /// The pairs by key.
     public private(set) var pairs: [PairKey: PairState] = [:]
+    /// Each pair's changes of health (docs/operations.md#history), recorded where the changes
+    /// are reported (``changes(at:)`` and the looks of ``apply(_:at:connection:peer:now:changes:)``),
+    /// kept apart from ``pairs`` so that a pair's state, copied on every look, does not carry
+    /// them; forgotten with the pair.
+    public private(set) var histories: [PairKey: PairHistory] = [:]
     /// Rejected lines by reason (`RejectionReason.rawValue`).
     public private(set) var rejected = [UInt64](repeating: 0, count: RejectionReason.allCases.count)
     /// Events dropped as duplicates after a resume (not rejections, docs/protocol.md#rejections).
@@ -110,6 +115,7 @@ public struct Monitor: Sendable {
     /// are disjoint); this monitor's configuration stays.
     public mutating func merge(_ other: Monitor) {
         self.pairs.merge(other.pairs) { mine, _ in mine }
+        self.histories.merge(other.histories) { mine, _ in mine }
         self.count(other.rejected)
         self.duplicates += other.duplicates
         self.accepted += other.accepted
@@ -156,15 +162,20 @@ public struct Monitor: Sendable {
         return released
     }
 
-    /// Puts back a pair restored from state saved at `savedAt`, as the daemon starts at
-    /// `start`, unless the pair is already tracked (docs/protocol.md#liveness).
+    /// Puts back a pair restored from state saved at `savedAt`, with its `history`, as the
+    /// daemon starts at `start`, unless the pair is already tracked (docs/protocol.md#liveness).
     ///
     /// Stopped and down stay so; a heartbeat promise or a tie to the previous run's push
     /// connection gets its grace from `start`. The daemon could see nothing while it was not
     /// running, so its start ends a suppression: every stall clock gives the full threshold
-    /// from `start`.
-    public mutating func restore(_ key: PairKey, _ state: PairState, savedAt: Timestamp, start: Timestamp) {
+    /// from `start`. The restart adds no change to the history: the pair's last reported
+    /// verdict comes back with it, so only a verdict that really differs now is a change.
+    public mutating func restore(
+        _ key: PairKey, _ state: PairState, history: PairHistory = PairHistory(), savedAt: Timestamp, start: Timestamp
+    ) {
         guard self.pairs[key] == nil, self.pairs.count < self.configuration.maximumPairs else { return }
+        let history = history.trimmed(at: start)
+        if !history.isEmpty { self.histories[key] = history }
         var state = state
         state.liveness = state.liveness.restarted(at: start, savedAt: savedAt, lastEvent: state.lastEvent)
         state.suppressionEnded = max(state.suppressionEnded ?? start, start)
@@ -194,9 +205,10 @@ public struct Monitor: Sendable {
         return changes.sorted { $0.key < $1.key }
     }
 
-    /// Forgets a pair (an operator clearing an engine that is gone for good).
+    /// Forgets a pair (an operator clearing an engine that is gone for good), its history too.
     public mutating func remove(_ key: PairKey) {
         self.pairs[key] = nil
+        self.histories[key] = nil
     }
 
     /// Forgets `key`, or with `allDatabases` every pair of its engine (`syncmon forget`,
@@ -312,7 +324,9 @@ public struct Monitor: Sendable {
     /// Appends a pair's changes since its last reported verdict: the first verdict, each
     /// stall raised or cleared, and each change of health. Summary moves that keep the health
     /// (a healthy engine going `in_progress` ↔ `succeeded` with every cycle) are appended only
-    /// when `configuration.reportsCycles` asks for them. Returns until when the pair's verdict holds.
+    /// when `configuration.reportsCycles` asks for them. Each change of health (the first
+    /// verdict included) goes into the pair's history here, the one place that decides it.
+    /// Returns until when the pair's verdict holds.
     @discardableResult
     private mutating func changes(
         ofPairAt index: [PairKey: PairState].Index,
@@ -343,6 +357,13 @@ public struct Monitor: Sendable {
         }
         guard previous?.summary != evaluation.summary else { return look.holdsUntil }
         let healthChanged = previous.map { !$0.summary.hasSameHealth(as: evaluation.summary) } ?? true
+        if healthChanged {
+            // Rare (a change of health), so reading the reason off the pair costs nothing that matters.
+            let unknownReason = evaluation.summary == .unknown ? self.pairs.values[index].unknownBecause : nil
+            let healthChange = HealthChange(
+                time: now, from: previous?.summary, to: evaluation, failedPhase: failedPhase, unknownReason: unknownReason)
+            self.histories[key, default: PairHistory()].append(healthChange)
+        }
         guard healthChanged || self.configuration.reportsCycles else { return look.holdsUntil }
         var summaryChange = change(.summaryChanged(from: previous?.summary))
         summaryChange.isHealthChange = healthChanged

@@ -184,7 +184,8 @@ public enum StatusTable {
         }
     }
 
-    private static func color(_ summary: Summary) -> String {
+    /// The summary's colour on a terminal, by its severity (the history's lines use it too).
+    static func color(_ summary: Summary) -> String {
         switch summary.severity {
         case .ok: "\u{1B}[32m"
         case .warning: "\u{1B}[33m"

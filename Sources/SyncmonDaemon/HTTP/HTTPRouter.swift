@@ -171,9 +171,34 @@ public struct HTTPRouter: Sendable {
             let sources = self.renderer.sources.statuses(engine: request.query["engine"])
             let document = StatusDocument(now: now, engines: rows, stateSave: self.stateSave, sources: sources)
             return HTTPResponse(status: .ok, contentType: "application/json", body: document.json())
+        case "/api/v1/history":
+            return self.history(for: request, now: now)
         default:
             return .text(.notFound, "not found; try /metrics, /healthz or /api/v1/status\n")
         }
+    }
+
+    /// `/api/v1/history[?engine=E[&database=D]][&since=RFC3339]` (docs/protocol.md, "History
+    /// JSON"): the pairs' changes of health. A query that cannot be understood is a bad request
+    /// saying why, as `/api/v1/status` answers a bad engine name.
+    private func history(for request: HTTPRequest, now: Timestamp) -> HTTPResponse {
+        let query = request.query
+        let engine = query["engine"].flatMap(EngineName.parse)
+        if query["engine"] != nil, engine == nil {
+            return .text(.badRequest, "engine names are 1-64 characters of [A-Za-z0-9._-]\n")
+        }
+        let database = query["database"].flatMap { Database($0) }
+        if query["database"] != nil {
+            guard engine != nil else { return .text(.badRequest, "database goes with engine: ?engine=E&database=D\n") }
+            guard database != nil else { return .text(.badRequest, "database names are 1-64 characters of [A-Za-z0-9._-]\n") }
+        }
+        let since = query["since"].flatMap(RFC3339.parse)
+        if query["since"] != nil, since == nil {
+            // A `+` in a query is a space: an offset must be sent as %2B, or the time in UTC.
+            return .text(.badRequest, "since is an RFC 3339 time, e.g. 2026-11-28T10:00:00Z (a + offset written %2B)\n")
+        }
+        let document = self.store.snapshot().monitor.history(at: now, engine: engine, database: database, since: since)
+        return HTTPResponse(status: .ok, contentType: "application/json", body: document.json())
     }
 
     static let landingPage = """
@@ -185,6 +210,7 @@ public struct HTTPRouter: Sendable {
         <ul>
         <li><a href="/metrics">/metrics</a> — Prometheus metrics</li>
         <li><a href="/api/v1/status">/api/v1/status</a> — status JSON (<code>?engine=NAME</code> for one engine)</li>
+        <li><a href="/api/v1/history">/api/v1/history</a> — each pair's changes of health, the last 7 days</li>
         <li><a href="/healthz">/healthz</a> — liveness</li>
         </ul>
         </body></html>

@@ -317,10 +317,12 @@ public final class MonitorStore: Sendable {
         }
     }
 
-    /// Puts persisted pairs, saved at `savedAt`, back as the daemon starts at `start`.
-    public func restore(_ pairs: [PairKey: PairState], savedAt: Timestamp, start: Timestamp) {
+    /// Puts persisted pairs, saved at `savedAt`, back with their histories as the daemon starts at `start`.
+    public func restore(_ pairs: [PairKey: PairState], histories: [PairKey: PairHistory] = [:], savedAt: Timestamp, start: Timestamp) {
         self.mutate { state in
-            for (key, pair) in pairs { state.monitor.restore(key, pair, savedAt: savedAt, start: start) }
+            for (key, pair) in pairs {
+                state.monitor.restore(key, pair, history: histories[key] ?? PairHistory(), savedAt: savedAt, start: start)
+            }
         }
     }
 

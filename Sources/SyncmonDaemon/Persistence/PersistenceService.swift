@@ -38,8 +38,8 @@ public struct PersistenceService: Service {
         switch self.file.load(now: start) {
         case .missing:
             self.logger.info("no saved state yet", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)"])
-        case .loaded(let pairs, let savedAt):
-            self.store.restore(pairs, savedAt: savedAt, start: start)
+        case .loaded(let pairs, let histories, let savedAt):
+            self.store.restore(pairs, histories: histories, savedAt: savedAt, start: start)
             self.logger.info("restored saved state", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)", SyncmonMetadataKey.pairs: "\(pairs.count)"])
         case .corrupt(let aside, let reason):
             self.logger.error(

@@ -5,7 +5,8 @@ import SyncmonCore
 import Glibc
 #endif
 
-/// The persisted state (docs/operations.md#systemd): every pair's state, written atomically (write, fsync, rename,
+/// The persisted state (docs/operations.md#systemd): every pair's state and its history of
+/// health changes (docs/operations.md#history), written atomically (write, fsync, rename,
 /// fsync the directory) so that a crash leaves either the old file or the new one, never half.
 public struct StateFile: Sendable {
     public let directory: String
@@ -17,7 +18,8 @@ public struct StateFile: Sendable {
 
     /// The on-disk document; `version` lets later releases migrate. v1.2 added each pair's
     /// `liveness` without changing the version: v1.1 files load (their pairs' liveness comes
-    /// from the verdict they last reported), and v1.1 daemons ignore the new key.
+    /// from the verdict they last reported), and v1.1 daemons ignore the new key. v1.3 added
+    /// each pair's `history` the same way: absent (no change kept), a file loads with none.
     struct Document: Codable {
         var version: Int
         var savedAt: Timestamp
@@ -27,15 +29,17 @@ public struct StateFile: Sendable {
             var engine: InlineName
             var database: Database
             var state: PairState
+            /// The pair's health changes, oldest first; left out when there are none.
+            var history: PairHistory?
         }
     }
 
     /// What loading found.
     public enum LoadResult {
         case missing
-        /// The pairs, and when the daemon that wrote them saved them: liveness is judged at
-        /// that moment (`Monitor.restore(_:_:savedAt:start:)`).
-        case loaded([PairKey: PairState], savedAt: Timestamp)
+        /// The pairs, their histories (pairs without one have none), and when the daemon that
+        /// wrote them saved them: liveness is judged at that moment (`Monitor.restore(_:_:history:savedAt:start:)`).
+        case loaded([PairKey: PairState], histories: [PairKey: PairHistory], savedAt: Timestamp)
         /// The file was unreadable and has been moved to `setAsidePath`.
         case corrupt(setAsidePath: String, reason: String)
     }
@@ -48,8 +52,13 @@ public struct StateFile: Sendable {
             let document = try JSONDecoder().decode(Document.self, from: data)
             guard document.version == 1 else { throw DaemonError.system("unsupported state version \(document.version)") }
             var pairs: [PairKey: PairState] = [:]
-            for entry in document.pairs { pairs[PairKey(engine: entry.engine, database: entry.database)] = entry.state }
-            return .loaded(pairs, savedAt: document.savedAt)
+            var histories: [PairKey: PairHistory] = [:]
+            for entry in document.pairs {
+                let key = PairKey(engine: entry.engine, database: entry.database)
+                pairs[key] = entry.state
+                histories[key] = entry.history
+            }
+            return .loaded(pairs, histories: histories, savedAt: document.savedAt)
         } catch {
             let aside = self.path + ".corrupt-\(now.microseconds / 1_000_000)"
             rename(self.path, aside)
@@ -57,7 +66,8 @@ public struct StateFile: Sendable {
         }
     }
 
-    /// Writes `monitor`'s pairs atomically; returns the file's size in bytes.
+    /// Writes `monitor`'s pairs, each with its history as of `now`, atomically; returns the
+    /// file's size in bytes.
     ///
     /// The document is written a pair at a time, each pair encoded on its own and the pieces
     /// streamed to the file: encoded whole, the encoder built the document as values first,
@@ -68,6 +78,7 @@ public struct StateFile: Sendable {
     public func save(_ monitor: Monitor, now: Timestamp) throws -> Int {
         let encoder = JSONEncoder()
         let pairs = monitor.pairs
+        let histories = monitor.histories
         let order = PairOrder.sorted(pairs)
         var size = 0
         try AtomicFile.write(to: self.path) { output in
@@ -77,7 +88,10 @@ public struct StateFile: Sendable {
             for (position, index) in order.enumerated() {
                 if position > 0 { output.append(",") }
                 let key = pairs.keys[index]
-                try encoder.encode(Document.Entry(engine: key.engine, database: key.database, state: pairs.values[index])).withUnsafeBytes { output.append($0) }
+                let history = histories[key]?.trimmed(at: now)
+                let entry = Document.Entry(
+                    engine: key.engine, database: key.database, state: pairs.values[index], history: history?.isEmpty == false ? history : nil)
+                try encoder.encode(entry).withUnsafeBytes { output.append($0) }
             }
             output.append("]}")
             size = output.count
