@@ -7,7 +7,7 @@ import Testing
 
 @testable import SyncmonDaemon
 
-/// A `unit:` source's rules on SIGHUP (SPEC §10.4): the file read again, swapped in when valid,
+/// A `unit:` source's rules on SIGHUP (docs/systemd-units.md#journal-rules): the file read again, swapped in when valid,
 /// kept and counted when not; a shipped pack never changes.
 @Suite("unit: sources: rules reload")
 struct UnitRulesReloadTests {
