@@ -85,7 +85,7 @@ struct SourceTroubleDaemonTests {
         let directory = try TemporaryDirectory(prefix: "smst")
         defer { directory.remove() }
         try "test-key\n".write(toFile: directory.path("st"), atomically: true, encoding: .utf8)
-        let server = try StreamTestServer.tcp { Self.answerAsSyncthingWithFolder($0) }
+        let server = try StreamTestServer.tcp { SourceUpTests.answerAsSyncthing($0, answers: Self.deviceWithFolder) }
         let arguments = ["--subscribe", "st=syncthing+\(server.baseURL)"]
         let environment = ["CREDENTIALS_DIRECTORY": directory.path]
         let first = try await DaemonProcess.start(in: directory.path, arguments: arguments, environment: environment)
@@ -102,30 +102,16 @@ struct SourceTroubleDaemonTests {
     }
 
     /// Syncthing 1.19's answers for a device sharing folder `shared` with one connected peer, in
-    /// sync; the event long-poll is held open.
-    static func answerAsSyncthingWithFolder(_ connection: StreamTestServer.Connection) {
-        while let request = try? connection.readRequest() {
-            let body: String
-            switch request.path {
-            case "/rest/system/status": body = #"{"myID":"LOCAL","startTime":"2026-11-26T10:00:00Z","uptime":5}"#
-            case "/rest/system/connections": body = #"{"connections":{"PEER":{"connected":true,"paused":false}},"total":{}}"#
-            case "/rest/config":
-                body = #"""
-                    {"folders":[{"id":"shared","label":"shared","type":"sendreceive","paused":false,"devices":[{"deviceID":"LOCAL"},{"deviceID":"PEER"}]}],
-                     "devices":[{"deviceID":"LOCAL","paused":false},{"deviceID":"PEER","paused":false}]}
-                    """#
-            case "/rest/db/status": body = #"{"state":"idle","needTotalItems":0,"errors":0,"pullErrors":0}"#
-            case "/rest/folder/errors": body = #"{"folder":"shared","errors":[]}"#
-            case "/rest/db/completion": body = #"{"completion":100,"needItems":0,"needBytes":0,"needDeletes":0}"#
-            case "/rest/events" where request.query["limit"] == "1": body = "[]"
-            case "/rest/events":
-                connection.hold()
-                return
-            default:
-                connection.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
-                continue
-            }
-            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        }
-    }
+    /// sync.
+    static let deviceWithFolder = [
+        "/rest/system/status": #"{"myID":"LOCAL","startTime":"2026-11-26T10:00:00Z","uptime":5}"#,
+        "/rest/system/connections": #"{"connections":{"PEER":{"connected":true,"paused":false}},"total":{}}"#,
+        "/rest/config": #"""
+            {"folders":[{"id":"shared","label":"shared","type":"sendreceive","paused":false,"devices":[{"deviceID":"LOCAL"},{"deviceID":"PEER"}]}],
+             "devices":[{"deviceID":"LOCAL","paused":false},{"deviceID":"PEER","paused":false}]}
+            """#,
+        "/rest/db/status": #"{"state":"idle","needTotalItems":0,"errors":0,"pullErrors":0}"#,
+        "/rest/folder/errors": #"{"folder":"shared","errors":[]}"#,
+        "/rest/db/completion": #"{"completion":100,"needItems":0,"needBytes":0,"needDeletes":0}"#,
+    ]
 }

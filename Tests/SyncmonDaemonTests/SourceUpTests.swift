@@ -97,22 +97,30 @@ struct SourceUpTests {
             ])
     }
 
-    /// Syncthing 1.19's answers for a device with no folder, on one keep-alive connection; the
-    /// event long-poll is held open, as Syncthing does while nothing happens.
-    static func answerAsSyncthing(_ connection: StreamTestServer.Connection) {
+    /// Syncthing 1.19's answers for a device with no folder.
+    static let deviceWithoutFolders = [
+        "/rest/system/status": #"{"myID":"LOCAL","startTime":"2026-11-26T10:00:00Z","uptime":5}"#,
+        "/rest/system/connections": #"{"connections":{},"total":{}}"#,
+        "/rest/config": #"{"folders":[],"devices":[{"deviceID":"LOCAL","paused":false}]}"#,
+    ]
+
+    /// Answers as Syncthing on one keep-alive connection: each path from `answers`, the first
+    /// event poll empty and the long-poll after it held open, as Syncthing does while nothing
+    /// happens; anything else 404.
+    static func answerAsSyncthing(_ connection: StreamTestServer.Connection, answers: [String: String] = deviceWithoutFolders) {
         while let request = try? connection.readRequest() {
             let body: String
             switch request.path {
-            case "/rest/system/status": body = #"{"myID":"LOCAL","startTime":"2026-11-26T10:00:00Z","uptime":5}"#
-            case "/rest/system/connections": body = #"{"connections":{},"total":{}}"#
-            case "/rest/config": body = #"{"folders":[],"devices":[{"deviceID":"LOCAL","paused":false}]}"#
             case "/rest/events" where request.query["limit"] == "1": body = "[]"
             case "/rest/events":
                 connection.hold()
                 return
             default:
-                connection.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
-                continue
+                guard let answer = answers[request.path] else {
+                    connection.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                    continue
+                }
+                body = answer
             }
             connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         }
