@@ -107,9 +107,9 @@ struct SourceTroubleDaemonTests {
         "/rest/system/status": #"{"myID":"LOCAL","startTime":"2026-11-26T10:00:00Z","uptime":5}"#,
         "/rest/system/connections": #"{"connections":{"PEER":{"connected":true,"paused":false}},"total":{}}"#,
         "/rest/config": #"""
-            {"folders":[{"id":"shared","label":"shared","type":"sendreceive","paused":false,"devices":[{"deviceID":"LOCAL"},{"deviceID":"PEER"}]}],
-             "devices":[{"deviceID":"LOCAL","paused":false},{"deviceID":"PEER","paused":false}]}
-            """#,
+        {"folders":[{"id":"shared","label":"shared","type":"sendreceive","paused":false,"devices":[{"deviceID":"LOCAL"},{"deviceID":"PEER"}]}],
+         "devices":[{"deviceID":"LOCAL","paused":false},{"deviceID":"PEER","paused":false}]}
+        """#,
         "/rest/db/status": #"{"state":"idle","needTotalItems":0,"errors":0,"pullErrors":0}"#,
         "/rest/folder/errors": #"{"folder":"shared","errors":[]}"#,
         "/rest/db/completion": #"{"completion":100,"needItems":0,"needBytes":0,"needDeletes":0}"#,
