@@ -102,7 +102,12 @@ for unit in syncmon.service syncmon.socket; do
 done
 grep -q '^ExecStart=/usr/bin/syncmon daemon$' "$root/usr/lib/systemd/system/syncmon.service" ||
     { echo "package-deb: syncmon.service's ExecStart= is not /usr/bin/syncmon daemon" >&2; exit 1; }
-if grep -n '/usr/local' "$root/usr/lib/systemd/system/"*; then
+# The user units (docs/user-sessions.md): `systemctl --user enable --now syncmon.socket syncmon.service`.
+for unit in syncmon.service syncmon.socket; do
+    mkdir -p "$root/usr/lib/systemd/user"
+    to_package_paths "deploy/systemd/user/$unit" >"$root/usr/lib/systemd/user/$unit"
+done
+if grep -n '/usr/local' "$root/usr/lib/systemd/system/"* "$root/usr/lib/systemd/user/"*; then
     echo "package-deb: a unit still names /usr/local" >&2; exit 1
 fi
 install -D -m 0644 deploy/sysusers.d/syncmon.conf "$root/usr/lib/sysusers.d/syncmon.conf"

@@ -98,6 +98,16 @@ in_ns systemd-analyze verify syncmon.socket syncmon.service >"$work/verify.txt" 
 fragment=$(in_ns systemctl show -p FragmentPath --value syncmon.service)
 [ "$(in_ns readlink -f "$fragment")" = /usr/lib/systemd/system/syncmon.service ] || fail "syncmon.service is $fragment, not the packaged unit"
 echo "ok: systemd-analyze verify: no findings; ExecStart=/usr/bin/syncmon daemon"
+# The user units (docs/user-sessions.md): shipped, pointing at the packaged binary, and clean.
+for unit in syncmon.service syncmon.socket; do
+    in_ns test -f /usr/lib/systemd/user/$unit || fail "no /usr/lib/systemd/user/$unit in the package"
+done
+in_ns grep -qx 'ExecStart=/usr/bin/syncmon daemon' /usr/lib/systemd/user/syncmon.service || fail "the user unit's ExecStart is not /usr/bin/syncmon daemon"
+# A user manager's checks need a runtime directory of their own.
+in_ns sh -c 'XDG_RUNTIME_DIR=$(mktemp -d) systemd-analyze --user verify /usr/lib/systemd/user/syncmon.socket /usr/lib/systemd/user/syncmon.service' \
+    >"$work/verify-user.txt" 2>&1 && [ ! -s "$work/verify-user.txt" ] ||
+    { cat "$work/verify-user.txt" >&2; fail "systemd-analyze --user verify of the user units"; }
+echo "ok: the user units in /usr/lib/systemd/user, ExecStart=/usr/bin/syncmon daemon, systemd-analyze --user verify"
 # Group and mode decide who may write. (The owner is root while only the socket unit ran; once
 # the service has started, systemd's RuntimeDirectory= set-up has chowned /run/syncmon and the
 # socket in it to syncmon:syncmon.)

@@ -27,11 +27,15 @@
 # the same container with none of syncmon's files in it and a network namespace of its own
 # (loopback only, so the packaged units run unchanged on their default port); this file then
 # returns to it once systemd runs, with in_ns, wait_for, fail and $work defined.
+# User mode (SYNCMON_SANDBOX_MODE=user): scripts/test-user-session.sh sources it the same way for
+# the user units (docs/user-sessions.md): syncmon's system units on their default port in a
+# network namespace of their own, the user units in /usr/lib/systemd/user, systemd-logind
+# running and a user alice (UID 1500) whose manager `loginctl enable-linger` starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${SYNCMON_SANDBOX_MODE:-units}
 binary=""
-if [ "$mode" = units ]; then
+if [ "$mode" = units ] || [ "$mode" = user ]; then
     binary=${1:-${SYNCMON_BINARY:-.build/debug/syncmon}}
     binary=$(readlink -f "$binary")
 fi
@@ -72,16 +76,23 @@ trap 'exit 130' INT TERM HUP
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 mkdir -p "$work/files/units/syncmon.service.d" "$work/ov"
 touch "$work/console.log"
-if [ "$mode" = units ]; then
+if [ "$mode" != package ]; then
     cp "$binary" "$work/files/syncmon"
     cp deploy/systemd/syncmon.service deploy/systemd/syncmon.socket "$work/files/units/"
     cp deploy/sysusers.d/syncmon.conf "$work/files/"
 fi
-cat >"$work/files/units/syncmon.service.d/test.conf" <<EOF
+mkdir -p "$work/files/user-units"
+[ "$mode" = user ] && cp deploy/systemd/user/syncmon.service deploy/systemd/user/syncmon.socket "$work/files/user-units/"
+if [ "$mode" = user ]; then
+    # The system syncmon as shipped, on its default 127.0.0.1:9478 (the namespace's own loopback).
+    : >"$work/files/units/syncmon.service.d/test.conf"
+else
+    cat >"$work/files/units/syncmon.service.d/test.conf" <<EOF
 [Service]
 ExecStart=
 ExecStart=/usr/local/bin/syncmon daemon --listen 127.0.0.1:$port --subscribe 'talker=unit:talker.service?rules=unison'
 EOF
+fi
 # A unit: source under the hardened unit (docs/systemd-units.md): the system bus and the journal.
 cat >"$work/files/units/talker.service" <<'EOF'
 [Service]
@@ -106,6 +117,7 @@ EOF
 done
 wanted=systemd-journald.socket
 [ "$mode" = package ] || wanted="$wanted syncmon.socket dbus.socket"
+[ "$mode" != user ] || wanted="$wanted systemd-logind.service"
 cat >"$work/files/units/syncmon-test.target" <<EOF
 [Unit]
 Description=syncmon sandbox test
@@ -148,14 +160,14 @@ for unit in /lib/systemd/system/sysinit.target.wants/* systemd-remount-fs.servic
 done
 cp "\$W/files/units/syncmon-test.target" "\$W/files/units/mdwe-on.service" "\$W/files/units/mdwe-off.service" "\$W/files/units/talker.service" "\$R/etc/systemd/system/"
 cp "\$W/files/mdwe-probe.py" "\$R/usr/local/bin/"
-if [ "$mode" = units ]; then
+if [ "$mode" != package ]; then
     cp "\$W/files/units/syncmon.service" "\$W/files/units/syncmon.socket" "\$R/etc/systemd/system/"
     cp -r "\$W/files/units/syncmon.service.d" "\$R/etc/systemd/system/"
     mkdir -p "\$R/etc/sysusers.d"; cp "\$W/files/syncmon.conf" "\$R/etc/sysusers.d/"
     cp "\$W/files/syncmon" "\$R/usr/local/bin/syncmon"
-else
-    ip link set lo up
+    mkdir -p "\$R/usr/lib/systemd/user"; cp "\$W/files/user-units/"* "\$R/usr/lib/systemd/user/" 2>/dev/null || true
 fi
+[ "$mode" = units ] || ip link set lo up
 mkdir "\$R/oldroot"
 cd "\$R"
 pivot_root . oldroot
@@ -163,6 +175,7 @@ cd /
 umount -l /oldroot
 [ "\$(stat -f -c %T /)" = overlayfs ]
 systemd-sysusers >/dev/null
+[ "$mode" != user ] || useradd --create-home --uid 1500 --shell /bin/bash alice
 exec env -i container=syncmon-test /lib/systemd/systemd --unit=syncmon-test.target --log-target=console --log-level=notice --show-status=no
 EOF
 
@@ -170,7 +183,7 @@ mkdir "$cgroup"
 (
     echo "$BASHPID" >"$cgroup/cgroup.procs"
     network=()
-    [ "$mode" = package ] && network=(--net)
+    [ "$mode" = units ] || network=(--net)
     exec unshare --cgroup --pid --fork --mount --uts --ipc "${network[@]}" bash "$work/inner.sh"
 ) >"$work/setup.log" 2>&1 &
 ns_pid=$!
@@ -186,7 +199,7 @@ if [ -z "$inner" ]; then
     cat "$work/setup.log" >&2
     skip "could not boot systemd in namespaces"
 fi
-if [ "$mode" = package ]; then
+if [ "$mode" != units ]; then
     in_ns() { nsenter -t "$inner" -m -p -u -i -n -r -w -- "$@"; }
 else
     in_ns() { nsenter -t "$inner" -m -p -u -i -r -w -- "$@"; }
@@ -208,8 +221,8 @@ received() {
     curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^syncmon_events_received_total\{transport="push"\}/{print $2}'
 }
 at_least() { local value; value=$(received); [ -n "$value" ] && [ "$value" -ge "$1" ]; }
-# Package mode: the caller (scripts/test-package.sh) takes over here.
-if [ "$mode" = package ]; then return 0; fi
+# Package and user modes: the caller (scripts/test-package.sh, test-user-session.sh) takes over here.
+if [ "$mode" != units ]; then return 0; fi
 
 wait_for 20 in_ns systemctl is-active --quiet syncmon.socket || fail "syncmon.socket not active"
 # What systemd-tmpfiles-setup.service (masked here with the rest of sysinit) does on a real host:

@@ -63,6 +63,9 @@ scripts/syncthing/test-canary.sh
 # unit: sources under systemd 252 in the sandbox: unison, lsyncd, a timer's rsync, a crash loop,
 # SIGKILL, a missing unit, a broken rules file (about 1 minute).
 scripts/test-units-e2e.sh
+# syncmon as a user service beside the system one: the shipped user units under a lingering
+# user's manager, the port rule and clients finding the right daemon (about 30 s).
+scripts/test-user-session.sh
 # --- Reliability (docs/operations.md, "Reliability"; docs/soak.md) -------------------------------
 # Faults injected into the real daemon (about 1.5 minutes; root: private tmpfs and journald in a
 # mount namespace), then the CI soak: a simulated fleet's day through replay and through a live

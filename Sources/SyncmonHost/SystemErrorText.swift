@@ -20,6 +20,11 @@ public enum SystemErrorText {
         (error as? IOError)?.errnoCode
     }
 
+    /// Whether `error` is a bind's "address already in use".
+    public static func isAddressInUse(_ error: any Error) -> Bool {
+        Self.code(of: error) == EADDRINUSE
+    }
+
     /// `error` in words: a system call's failure by its errno, anything else as it describes itself.
     public static func words(_ error: any Error) -> String {
         if let code = Self.code(of: error) { return Self.words(code) }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SyncmonCore
+import SyncmonHost
 
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,18 @@ public struct StatusClient: Sendable {
     public init(url: String, options: HTTPGetClient.Options) {
         self.url = url
         self.options = options
+    }
+
+    /// The daemon's URL when `--url` is not given: a user's own daemon before the system's,
+    /// where it said it listens (docs/user-sessions.md), else `http://127.0.0.1:9478`.
+    public static func defaultURL() -> String {
+        DefaultPaths.clientStatusURL(
+            environment: { name in getenv(name).map { String(cString: $0) } },
+            isRoot: getuid() == 0,
+            userID: getuid(),
+            exists: { access($0, F_OK) == 0 },
+            read: { path in (try? String(contentsOfFile: path, encoding: .utf8)) }
+        )
     }
 
     /// `url` with `http://` in front when it has no scheme: `--url 127.0.0.1:9478` and

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonHost
 import SyncmonSystemd
 
 #if canImport(Glibc)
@@ -55,8 +56,6 @@ struct DaemonCommand: AsyncParsableCommand {
     @OptionGroup(title: "Stall thresholds")
     var stallThresholds: StallThresholdOptions
 
-    static let defaultConfigFile = "/etc/syncmon/syncmon.conf"
-
     /// The settings given as flags, in the order of the declarations.
     var assignments: [SettingAssignment] {
         SettingAssignment.given(.listen, self.listen) + SettingAssignment.given(.webConfigFile, self.webConfigFile)
@@ -109,7 +108,10 @@ struct DaemonCommand: AsyncParsableCommand {
     func loadConfiguration() throws -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         let flags = self.assignments
-        let path = self.configFile ?? (access(Self.defaultConfigFile, R_OK) == 0 ? Self.defaultConfigFile : nil)
+        // Not told: the first readable of the user's own file and the system's (docs/user-sessions.md).
+        let path =
+            self.configFile
+            ?? DefaultPaths.configFiles(environment: DaemonConfiguration.processEnvironment, isRoot: getuid() == 0).first { access($0, R_OK) == 0 }
         if let path {
             var bytes: [UInt8] = []
             do {

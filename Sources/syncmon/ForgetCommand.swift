@@ -29,7 +29,7 @@ struct ForgetCommand: AsyncParsableCommand {
     var target: EngineTargetOptions
 
     @Option(help: "The daemon's status API, to confirm: http://host:port or https://host:port.")
-    var url = "http://127.0.0.1:9478"
+    var url = StatusClient.defaultURL()
 
     @Option(help: ArgumentHelp("The basic-auth user for --url; the password comes from $SYNCMON_PASSWORD.", valueName: "name"))
     var user: String?

@@ -93,8 +93,12 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --history: only the changes made within this long (90m, 12h, 2d).", valueName: "duration"))
     var since: DurationArgument?
 
-    @Option(help: "The daemon's address: host:port, http://host:port, or https://host:port when its web configuration serves TLS.")
-    var url = "http://127.0.0.1:9478"
+    @Option(
+        help: """
+            The daemon's address: host:port, http://host:port, or https://host:port when its web configuration serves TLS. \
+            The default is where the daemon said it listens, a user's own daemon first (docs/user-sessions.md).
+            """)
+    var url = StatusClient.defaultURL()
 
     @Option(
         name: .customLong("ca-file"),

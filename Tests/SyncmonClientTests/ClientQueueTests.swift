@@ -146,16 +146,18 @@ struct ClientQueueTests {
         #expect(recording.handler.messages.contains { $0.contains("corrected name") })
     }
 
-    @Test("the default socket path: SYNCMON_EVENTS_SOCKET, else the system socket as root or when present, else XDG_RUNTIME_DIR")
+    @Test("the default socket path: SYNCMON_EVENTS_SOCKET, else the system socket as root, else the user's own daemon's, the system's, XDG_RUNTIME_DIR")
     func defaultSocketPath() {
-        func path(_ environment: [String: String], root: Bool = false, systemExists: Bool = false) -> String {
+        func path(_ environment: [String: String], root: Bool = false, systemExists: Bool = false, userExists: Bool = false) -> String {
             SyncmonClient.Configuration.defaultSocketPath(
-                environment: { environment[$0] }, isRoot: root, userID: 1000, exists: { $0 == "/run/syncmon/events.sock" && systemExists }
+                environment: { environment[$0] }, isRoot: root, userID: 1000,
+                exists: { ($0 == "/run/syncmon/events.sock" && systemExists) || ($0 == "/run/user/1000/syncmon/events.sock" && userExists) }
             )
         }
         #expect(path(["SYNCMON_EVENTS_SOCKET": "/srv/s.sock", "XDG_RUNTIME_DIR": "/run/user/1000"], root: true) == "/srv/s.sock")
         #expect(path(["XDG_RUNTIME_DIR": "/run/user/1000"], root: true) == "/run/syncmon/events.sock")
         #expect(path(["XDG_RUNTIME_DIR": "/run/user/1000"], systemExists: true) == "/run/syncmon/events.sock")
+        #expect(path(["XDG_RUNTIME_DIR": "/run/user/1000"], systemExists: true, userExists: true) == "/run/user/1000/syncmon/events.sock")
         #expect(path(["XDG_RUNTIME_DIR": "/run/user/1000"]) == "/run/user/1000/syncmon/events.sock")
         #expect(path([:]) == "/tmp/syncmon-1000/syncmon/events.sock")
         #expect(path(["SYNCMON_EVENTS_SOCKET": ""]) == "/tmp/syncmon-1000/syncmon/events.sock")

@@ -13,7 +13,10 @@ import SyncmonWeb
 /// ``DaemonSetting``.
 public struct DaemonConfiguration: Sendable, Equatable {
     /// HTTP listen addresses (`host:port`; `[::1]:port` for IPv6).
-    public var listen: [String] = ["127.0.0.1:9478"]
+    public var listen: [String] = [DefaultPaths.listenAddress]
+    /// Whether the default listen address moves to the next free port when taken: a user's
+    /// daemon beside a system one (docs/user-sessions.md). Never as root.
+    public var movesOffTakenDefaultPort: Bool
     /// The push socket engines write events to.
     public var eventsSocket: String
     /// Streams to subscribe to (`unix:`, `http://`, `file:`), each named for its metrics label.
@@ -67,6 +70,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public init(environment: [String: String] = DaemonConfiguration.processEnvironment, isRoot: Bool = getuid() == 0) {
         self.eventsSocket = DefaultPaths.daemonEventsSocket(environment: environment, isRoot: isRoot, userID: getuid())
         self.stateDirectory = DefaultPaths.stateDirectory(environment: environment, isRoot: isRoot)
+        self.movesOffTakenDefaultPort = !isRoot
     }
 
     /// The defaults as the reference shows them: root's, outside systemd.

@@ -41,7 +41,8 @@ extension DaemonSetting {
         .listenAddress,
         reload: .restart,
         summary: "HTTP address for /metrics, /healthz and /api/v1/status (repeatable).",
-        details: "`[::1]:9478` for IPv6; `:9478` for every IPv4 interface.",
+        details:
+            "`[::1]:9478` for IPv6; `:9478` for every IPv4 interface. A user's daemon left on the default moves to the next free port from 9479 when 9478 is taken (a system syncmon), says so in the log, and writes its URL beside its push socket (`http-url`), where `syncmon status` finds it.",
         .list(\.listen)
     )
 
@@ -152,7 +153,7 @@ extension DaemonSetting {
     public static let config = DaemonSetting(
         "config",
         .text("PATH", accepted: "the path of a configuration file"),
-        default: "/etc/syncmon/syncmon.conf when it exists and is readable",
+        default: "the first readable of $XDG_CONFIG_HOME/syncmon/syncmon.conf (not as root) and /etc/syncmon/syncmon.conf",
         example: "/etc/syncmon/syncmon.conf",
         reload: .atOnce,
         summary: "The configuration file: key = value lines and sections (docs/configuration.md).",

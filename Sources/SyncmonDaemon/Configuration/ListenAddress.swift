@@ -11,6 +11,9 @@ public struct ListenAddress: Equatable, Sendable {
 
     /// The ports a listener can bind (0, "any free port", would listen where nobody looks).
     static let ports = 1...65_535
+    /// Where a user's daemon on the default address goes when 9478 is taken, first free wins
+    /// (docs/user-sessions.md).
+    public static let fallbackPorts = 9479...9498
 
     /// Reads `text`, or says what is wrong with it and what to write.
     public static func parse(_ text: String) throws(SettingValueError) -> ListenAddress {

@@ -91,13 +91,7 @@ public struct HTTPService: Service {
             }
         var servers: [any Channel] = []
         for address in self.addresses {
-            let (host, port) = try Self.split(address)
-            let server: any Channel
-            do {
-                server = try await bootstrap.bind(host: host, port: port).get()
-            } catch {
-                throw DaemonError.system(SystemErrorText.cannotListen(on: address, error))
-            }
+            let server = try await self.bind(address, with: bootstrap)
             let security = web.current
             self.logger.info(
                 security?.tlsContext != nil ? "serving HTTPS" : "serving HTTP",
@@ -108,9 +102,34 @@ public struct HTTPService: Service {
             )
             servers.append(server)
         }
+        let urlFile = ListenURLFile(eventsSocket: self.configuration.eventsSocket)
+        urlFile.write(servers.first?.localAddress, tls: web.current?.tlsContext != nil, logger: self.logger)
         self.readiness.arrive()
         try? await gracefulShutdown()
         for server in servers { try? await server.close() }
+        urlFile.remove()
+    }
+
+    /// Binds one listener. A user's daemon left on the default address moves to the next free
+    /// port of ``ListenAddress/fallbackPorts`` when a system daemon (or anything) holds 9478
+    /// (docs/user-sessions.md); an address the operator chose is never moved.
+    private func bind(_ address: String, with bootstrap: ServerBootstrap) async throws -> any Channel {
+        let (host, port) = try Self.split(address)
+        do {
+            return try await bootstrap.bind(host: host, port: port).get()
+        } catch  where self.configuration.movesOffTakenDefaultPort && address == DefaultPaths.listenAddress && SystemErrorText.isAddressInUse(error) {
+            for fallback in ListenAddress.fallbackPorts {
+                guard let server = try? await bootstrap.bind(host: host, port: fallback).get() else { continue }
+                self.logger.notice(
+                    "the default port is taken: serving on the next free one",
+                    metadata: [SyncmonMetadataKey.listen: "\(Self.describe(server.localAddress) ?? address)"]
+                )
+                return server
+            }
+            throw DaemonError.system(SystemErrorText.cannotListen(on: address, error))
+        } catch {
+            throw DaemonError.system(SystemErrorText.cannotListen(on: address, error))
+        }
     }
 
     /// `127.0.0.1:9478` or `[::1]:9478`, as an operator writes it (not NIO's
