@@ -36,6 +36,9 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(victoria-metrics)  # scripts/test-fleet.sh: the remote-write store
     # unit: sources end to end (scripts/test-units-e2e.sh): the system bus and the services watched.
     packages+=(dbus unison lsyncd)
+    # Desktop notifications (Tests/SyncmonSystemdTests/DesktopNotificationBusTests): a session bus
+    # and a notification server that logs what it gets.
+    packages+=(dbus-daemon python3-dbusmock)
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

@@ -1,0 +1,129 @@
+import Foundation
+import SyncmonSystemd
+import SyncmonTestSupport
+import Testing
+
+/// The desktop route's bus client against a real session bus (dbus-daemon) and a notification
+/// server (python3-dbusmock's `notification_daemon` template, which logs every call it gets).
+@Suite("Desktop notifications on a session bus", .serialized)
+struct DesktopNotificationBusTests {
+    /// A private session bus, with or without a notification server on it.
+    final class SessionBus {
+        let directory: TemporaryDirectory
+        let address: String
+        let log: String
+        private var processes: [Process] = []
+
+        init(withServer: Bool) async throws {
+            self.directory = try TemporaryDirectory(prefix: "smbus")
+            self.address = "unix:path=" + self.directory.path("bus")
+            self.log = self.directory.path("server.log")
+            let daemon = Process()
+            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+            daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=" + self.address]
+            try daemon.run()
+            self.processes.append(daemon)
+            let socket = self.directory.path("bus")
+            #expect(await Polling.until { FileManager.default.fileExists(atPath: socket) }, "dbus-daemon made no socket")
+            guard withServer else { return }
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            server.arguments = [
+                "-m", "dbusmock", "--session", "--template", "notification_daemon", "-l", self.log,
+                "-p", #"{"capabilities": "actions body body-markup body-hyperlinks"}"#,
+            ]
+            server.environment = ["DBUS_SESSION_BUS_ADDRESS": self.address, "PATH": "/usr/bin:/bin"]
+            server.standardOutput = FileHandle.nullDevice
+            try server.run()
+            self.processes.append(server)
+            let address = self.address
+            let up = await Polling.until(timeout: .seconds(20)) { (try? DesktopNotificationBus(address: address).capabilities()) != nil }
+            #expect(up, "the notification server did not come up on the bus")
+        }
+
+        func calls() -> String {
+            (try? String(contentsOfFile: self.log, encoding: .utf8)) ?? ""
+        }
+
+        deinit {
+            // SIGKILL and a blocking waitpid: nothing to flush, and Foundation's
+            // waitUntilExit spins a run loop on the calling (cooperative) thread.
+            for process in self.processes.reversed() {
+                kill(process.processIdentifier, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(process.processIdentifier, &status, 0)
+            }
+            self.directory.remove()
+        }
+    }
+
+    /// Whether the real components are here; under CI they must be (scripts/install-deps.sh --test).
+    static var available: Bool {
+        let here =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
+            && ExternalCommand.find("python3").map { _ in (try? ExternalCommand.run("/usr/bin/python3", ["-c", "import dbusmock"]).status) == 0 } == true
+        if !here && ProcessInfo.processInfo.environment["CI"] != nil {
+            Issue.record("dbus-daemon and python3-dbusmock are needed (scripts/install-deps.sh --test)")
+        }
+        return here
+    }
+
+    @Test("Notify reaches the server with the app name, summary, body, urgency and the page as the default action; a second replaces the first")
+    func notifies() async throws {
+        guard Self.available else { return }
+        let session = try await SessionBus(withServer: true)
+        let bus = try DesktopNotificationBus(address: session.address)
+        let capabilities = try bus.capabilities()
+        #expect(capabilities.contains("actions"))
+        var notification = DesktopNotification(
+            summary: "nas/photos: error", body: "export: quotaExceeded since 11:56 — <full>", urgency: .critical,
+            link: "http://nas:9478/pair/nas/photos")
+        let id = try bus.notify(notification, capabilities: capabilities)
+        #expect(id > 0)
+        notification.replacesID = id
+        notification.summary = "nas/photos: ok again"
+        notification.urgency = .normal
+        #expect(try bus.notify(notification, capabilities: capabilities) == id)
+        let calls = session.calls()
+        #expect(calls.contains("Notify \"syncmon\" 0 \"dialog-warning\" \"nas/photos: error\""), "\(calls)")
+        #expect(calls.contains("Notify \"syncmon\" \(id) "), "\(calls)")
+        #expect(calls.contains("[\"default\", \"Open the page\"]"), "no default action: \(calls)")
+        #expect(calls.contains("&lt;full&gt;\n<a href=\"http://nas:9478/pair/nas/photos\">"), "no escaped body with the link: \(calls)")
+        #expect(calls.contains("{\"urgency\": 2, \"category\": \"transfer.error\""), "\(calls)")
+        #expect(calls.contains("{\"urgency\": 1,"), "\(calls)")
+    }
+
+    @Test("no notification server: a failed delivery that names what is missing")
+    func noServer() async throws {
+        guard Self.available else { return }
+        let session = try await SessionBus(withServer: false)
+        let bus = try DesktopNotificationBus(address: session.address, timeoutMicroseconds: 2_000_000)
+        #expect {
+            _ = try bus.notify(DesktopNotification(summary: "s", body: "b", urgency: .normal), capabilities: [])
+        } throws: { error in
+            "\(error)".contains("no notification server on the session bus")
+        }
+    }
+
+    @Test("no session bus at all: the error says how to get one")
+    func noBus() throws {
+        #expect {
+            _ = try DesktopNotificationBus(address: "unix:path=/nonexistent/syncmon-test-bus")
+        } throws: { error in
+            "\(error)".contains("cannot connect to the session bus")
+        }
+    }
+
+    @Test(
+        "the body: plain for a plain server, escaped with markup, the link as a hyperlink where rendered",
+        arguments: [
+            ([], "a <b> & c"),
+            (["body-markup"], "a &lt;b&gt; &amp; c"),
+            (["body-markup", "body-hyperlinks"], "a &lt;b&gt; &amp; c\n<a href=\"http://h/p?x=1&amp;y\">http://h/p?x=1&amp;y</a>"),
+        ] as [(Set<String>, String)]
+    )
+    func body(capabilities: Set<String>, expected: String) {
+        let notification = DesktopNotification(summary: "s", body: "a <b> & c", urgency: .normal, link: "http://h/p?x=1&y")
+        #expect(notification.renderedBody(capabilities: capabilities) == expected)
+    }
+}
