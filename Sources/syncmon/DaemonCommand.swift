@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSources
 import SyncmonSystemd
 
 #if canImport(Glibc)
