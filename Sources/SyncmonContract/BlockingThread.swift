@@ -1,4 +1,5 @@
 import NIOPosix
+import SyncmonLock
 
 #if canImport(Glibc)
 import Glibc
@@ -10,9 +11,14 @@ import Glibc
 /// descriptors, and written to stop it: at the calling task's cancellation, or `wake()`.
 ///
 /// The one way the sources wait on blocking descriptors: no other thread, pipe or poll loop.
+/// Its owner stops it (`stop()` or `stopLater()`) when done: the thread and the pipe are not
+/// given back otherwise.
 package final class BlockingThread: Sendable {
     private let pool = NIOThreadPool(numberOfThreads: 1)
     private let ends: (read: Int32, write: Int32)
+    /// Whether the pipe is closed: a wake after that must not write to a descriptor number
+    /// the process may have handed out again.
+    private let closed = Locked(false)
 
     /// Starts the thread. Throws when the wake pipe cannot be made, naming why.
     package init() throws(SystemCallError) {
@@ -49,8 +55,11 @@ package final class BlockingThread: Sendable {
 
     /// Asks the thread's work to stop: every later poll of the wake descriptor says `woken`.
     package func wake() {
-        var one: UInt8 = 1
-        _ = write(self.ends.write, &one, 1)
+        self.closed.withLock { closed in
+            guard !closed else { return }
+            var one: UInt8 = 1
+            _ = write(self.ends.write, &one, 1)
+        }
     }
 
     /// Wakes the thread, lets its work return, then ends the thread and closes the pipe.
@@ -63,15 +72,15 @@ package final class BlockingThread: Sendable {
     /// `stop()` for a caller that cannot wait: the thread ends on its own once its work returns.
     package func stopLater() {
         self.wake()
-        let ends = self.ends
-        self.pool.shutdownGracefully { _ in
-            close(ends.read)
-            close(ends.write)
-        }
+        self.pool.shutdownGracefully { _ in self.closePipe() }
     }
 
     private func closePipe() {
-        close(self.ends.read)
-        close(self.ends.write)
+        self.closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            close(self.ends.read)
+            close(self.ends.write)
+        }
     }
 }
