@@ -34,6 +34,7 @@ struct BlockingThreadTests {
         }
     }
 
+    /// What the watched descriptor and the wake pipe hold when the body polls.
     enum Situation: String, CaseIterable, CustomTestStringConvertible {
         case readable, nothing, woken, wokenAndReadable
         var testDescription: String { self.rawValue }
