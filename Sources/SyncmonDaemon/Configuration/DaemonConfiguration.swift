@@ -40,7 +40,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Who may report for an engine over the push socket (`allowed-users`, `allowed-groups`).
     public var peerPolicies: [String: PeerPolicy] = [:]
     /// What `[source NAME]` sections say, by source name.
-    package var sourceSettings: [String: SourceSettings] = [:]
+    public var sourceSettings: [String: SourceSettings] = [:]
     /// Concurrent push connections (docs/configuration.md#limits).
     public var maximumConnections = 256
     /// The longest event line in bytes (docs/configuration.md#limits).
