@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "SyncmonGzip", targets: ["SyncmonGzip"]),
         .library(name: "SyncmonExposition", targets: ["SyncmonExposition"]),
         .library(name: "SyncmonRules", targets: ["SyncmonRules"]),
+        // For the fuzz package in Fuzz/: the SSE parser of stream sources.
+        .library(name: "SyncmonSources", targets: ["SyncmonSources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -139,6 +141,46 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // What every source (and sink) of the daemon builds on, and nothing of the daemon: the
+        // service clock, the state model as a source sees it and its ingest entry, atomic files,
+        // a wake-up signal, the thread that waits on blocking descriptors.
+        .target(
+            name: "SyncmonContract",
+            dependencies: [
+                "SyncmonCore",
+                "SyncmonHost",
+                "SyncmonLock",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The daemon's sources apart from the daemon (docs/architecture.md): `--subscribe` streams,
+        // files and Syncthing, systemd units, canaries, the host network. Built on SyncmonContract,
+        // never on SyncmonDaemon.
+        .target(
+            name: "SyncmonSources",
+            dependencies: [
+                "CNetlink",
+                "SyncmonAdapters",
+                "SyncmonContract",
+                "SyncmonCore",
+                "SyncmonHost",
+                "SyncmonLock",
+                "SyncmonRules",
+                "SyncmonStatusAPI",
+                "SyncmonSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // For tests of sources and services: `ManualClock`, a `ServiceClock` moved by hand, and
+        // `RecordingSourceModel`, a `SourceStateModel` that records what a source says.
+        .target(name: "SyncmonContractTesting", dependencies: ["SyncmonContract", "SyncmonCore", "SyncmonLock"]),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
@@ -146,12 +188,14 @@ let package = Package(
                 "CMalloc",
                 "CNetlink",
                 "SyncmonAdapters",
+                "SyncmonContract",
                 "SyncmonCore",
                 "SyncmonExposition",
                 "SyncmonGzip",
                 "SyncmonHost",
                 "SyncmonLock",
                 "SyncmonRules",
+                "SyncmonSources",
                 "SyncmonStatusAPI",
                 "SyncmonSystemd",
                 "SyncmonWeb",
@@ -161,8 +205,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                // Syncthing's REST API: request/response over HTTP or HTTPS.
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -174,6 +216,7 @@ let package = Package(
                 "SyncmonCore",
                 // `syncmon daemon` only (DaemonCommand and the settings' option glue).
                 "SyncmonDaemon",
+                "SyncmonSources",
                 "SyncmonHost",
                 "SyncmonRules",
                 "SyncmonSimulation",
@@ -210,10 +253,20 @@ let package = Package(
             name: "SyncmonDaemonTests",
             dependencies: [
                 "SyncmonDaemon", "SyncmonCore", "SyncmonHost", "SyncmonLock", "SyncmonSockets", "SyncmonStatusAPI", "SyncmonSystemd",
-                "SyncmonTestSupport", "SyncmonWeb",
+                "SyncmonTestSupport", "SyncmonWeb", "SyncmonContract", "SyncmonContractTesting", "SyncmonSources",
                 .product(name: "Logging", package: "swift-log"),
                 // NIOAsyncTestingChannel: the daemon's channel handlers tested without sockets.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        // The sources' pure parts and services, without the daemon.
+        .testTarget(
+            name: "SyncmonSourcesTests",
+            dependencies: [
+                "SyncmonContract", "SyncmonContractTesting", "SyncmonCore", "SyncmonLock", "SyncmonSources", "SyncmonTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

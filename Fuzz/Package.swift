@@ -11,8 +11,8 @@ import PackageDescription
 let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzEventDecoder", [.product(name: "SyncmonCore", package: "syncmon")]),
     ("FuzzLineFramer", [.product(name: "SyncmonCore", package: "syncmon")]),
-    ("FuzzServerSentEvents", [.product(name: "SyncmonDaemon", package: "syncmon")]),
-    ("FuzzConfigFile", [.product(name: "SyncmonDaemon", package: "syncmon")]),
+    ("FuzzServerSentEvents", [.product(name: "SyncmonSources", package: "syncmon")]),
+    ("FuzzConfigFile", [.product(name: "SyncmonDaemon", package: "syncmon"), .product(name: "SyncmonSources", package: "syncmon")]),
     (
         "FuzzHTTPRequest",
         [

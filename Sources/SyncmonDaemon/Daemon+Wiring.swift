@@ -1,7 +1,9 @@
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SyncmonContract
 import SyncmonCore
+import SyncmonSources
 import SyncmonSystemd
 import SyncmonWeb
 
@@ -16,6 +18,8 @@ extension Daemon {
         let store: MonitorStore
         let reporter: EventReporter
         let persistence: PersistenceService
+        /// The state model as the sources see it.
+        var sourceModel: StoreSourceModel { StoreSourceModel(store: self.store, reporter: self.reporter) }
 
         init(configuration: DaemonConfiguration, clock: any ServiceClock, logger: Logger) {
             self.configuration = configuration
@@ -58,11 +62,10 @@ extension Daemon {
             )
             // Subscribe sources (docs/subscribe.md): one service each, after `push` in the list so
             // they stop before the state is saved.
-            let subscribe = try SubscribeService.make(
-                configuration: configuration, store: store, reporter: reporter, group: group, clock: clock, logger: logger)
+            let subscribe = try configuration.subscribeServices(model: self.sourceModel, group: group, clock: clock, logger: logger)
             var renderer = MetricsRenderer(version: version, revision: revision)
             renderer.sources = subscribe.registry
-            let unitRules = UnitRulesRegistry(subscribe.services.compactMap { ($0.source as? UnitSource)?.rules })
+            let unitRules = UnitRulesRegistry(subscribe.services.compactMap(\.unitRules))
             renderer.unitRules = unitRules
             renderer.persistence = self.persistence.health
             // TLS and basic auth (docs/configuration.md, "Web configuration"); SIGHUP replaces it.
@@ -113,7 +116,7 @@ extension Daemon {
             guard !canaries.isEmpty else { return [] }
             return [
                 CanaryService(
-                    canaries: canaries, store: self.store, clock: self.clock, stateDirectory: self.configuration.stateDirectory, logger: self.logger)
+                    canaries: canaries, model: self.sourceModel, clock: self.clock, stateDirectory: self.configuration.stateDirectory, logger: self.logger)
             ]
         }
     }

@@ -2,8 +2,10 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import SyncmonContract
 import SyncmonCore
 import SyncmonHost
+import SyncmonSources
 import SyncmonSystemd
 import SyncmonWeb
 import UnixSignals

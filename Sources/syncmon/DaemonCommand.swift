@@ -3,6 +3,7 @@ import Logging
 import SyncmonCore
 import SyncmonDaemon
 import SyncmonHost
+import SyncmonSources
 import SyncmonSystemd
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSources
 import Testing
 
 /// `[canary ENGINE/DATABASE]` sections and `--canary` (docs/configuration.md#canary-sections).

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSources
 import SyncmonSystemd
 import Testing
 

@@ -1,3 +1,4 @@
+import SyncmonContractTesting
 import SyncmonCore
 import SyncmonDaemon
 import SyncmonLock

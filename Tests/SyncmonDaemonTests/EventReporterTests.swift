@@ -1,6 +1,7 @@
 import Logging
 import SyncmonDaemon
 import SyncmonLock
+import SyncmonSources
 import SyncmonSystemd
 import Testing
 

@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOPosix
+import SyncmonContractTesting
 import SyncmonCore
 import SyncmonWeb
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SyncmonContractTesting
 import SyncmonCore
 import SyncmonTestSupport
 import Testing

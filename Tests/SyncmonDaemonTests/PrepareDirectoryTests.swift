@@ -1,3 +1,4 @@
+import SyncmonContract
 import Testing
 
 @testable import SyncmonDaemon
@@ -20,7 +21,7 @@ struct PrepareDirectoryTests {
         // Under .build, which git ignores, in the working directory the tests run in.
         let base = ".build/prepare-directory-\(getpid())"
         defer { _ = rmdir(base + "/state"); _ = rmdir(base) }
-        try PushIngestService.prepareDirectory(of: base + "/state/state.json")
+        try AtomicFile.prepareDirectory(of: base + "/state/state.json")
         #expect(Self.isDirectory(base + "/state"))
         #expect(!Self.isDirectory("/" + base))
     }
@@ -29,7 +30,7 @@ struct PrepareDirectoryTests {
     func absolute() throws {
         let base = "/tmp/syncmon-prepare-\(getpid())"
         defer { _ = rmdir(base + "/a/b"); _ = rmdir(base + "/a"); _ = rmdir(base) }
-        try PushIngestService.prepareDirectory(of: base + "/a/b/events.sock")
+        try AtomicFile.prepareDirectory(of: base + "/a/b/events.sock")
         #expect(Self.isDirectory(base + "/a/b"))
     }
 }

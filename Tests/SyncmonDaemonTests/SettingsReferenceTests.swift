@@ -1,6 +1,7 @@
 import Foundation
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSources
 import Testing
 
 /// The settings' reference, made from their declarations, against the files that show it: the

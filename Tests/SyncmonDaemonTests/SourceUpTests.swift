@@ -1,9 +1,11 @@
 import Foundation
 import Logging
+import SyncmonContractTesting
 import SyncmonTestSupport
 import Testing
 
 @testable import SyncmonDaemon
+@testable import SyncmonSources
 
 /// `syncmon_source_up` is 1 from a source's first answer, for every kind of source, and not only
 /// after a reconnect (docs/metrics.md): a healthy source must never trip `SyncmonSourceDown`.

@@ -2,10 +2,12 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import SyncmonContractTesting
 import SyncmonCore
 import Testing
 
 @testable import SyncmonDaemon
+@testable import SyncmonSources
 
 /// The subscribe sources' channel handlers (docs/subscribe.md) on an `EmbeddedChannel`: the
 /// bytes a `unix:` engine writes and the response parts an `http://` engine answers, handed in

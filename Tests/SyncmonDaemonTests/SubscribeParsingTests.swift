@@ -1,10 +1,12 @@
 import Logging
+import SyncmonContractTesting
 import SyncmonCore
 import SyncmonExposition
 import SyncmonTestSupport
 import Testing
 
 @testable import SyncmonDaemon
+@testable import SyncmonSources
 
 /// The pure parts of subscribe sources: the SSE parser, the backoff schedule, source naming
 /// and the resume target.

@@ -2,6 +2,7 @@ import SyncmonCore
 import Testing
 
 @testable import SyncmonDaemon
+@testable import SyncmonSources
 
 /// A Syncthing source's decisions without I/O (docs/syncthing.md#when-syncthing-is-unreachable):
 /// when a failed try calls the engine down and how long until the next, and a snapshot applied

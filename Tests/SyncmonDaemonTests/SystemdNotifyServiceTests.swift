@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import SyncmonContractTesting
 import SyncmonCore
 import SyncmonLock
 import SyncmonSystemd

@@ -6,6 +6,7 @@ import SyncmonTestSupport
 import Testing
 
 @testable import SyncmonDaemon
+@testable import SyncmonSources
 
 /// A `unit:` source's rules on SIGHUP (docs/systemd-units.md#journal-rules): the file read again, swapped in when valid,
 /// kept and counted when not; a shipped pack never changes.

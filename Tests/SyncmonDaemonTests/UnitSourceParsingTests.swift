@@ -1,5 +1,6 @@
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSources
 import Testing
 
 /// `--subscribe NAME=unit:UNIT?…` and the `[source NAME]` form (docs/systemd-units.md).

@@ -1,6 +1,7 @@
 import FuzzSupport
 import SyncmonCore
 import SyncmonDaemon
+import SyncmonSources
 
 /// The daemon's configuration file parser (`--config`), on arbitrary text.
 ///

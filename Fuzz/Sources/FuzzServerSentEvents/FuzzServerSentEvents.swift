@@ -1,5 +1,5 @@
 import FuzzSupport
-import SyncmonDaemon
+import SyncmonSources
 
 /// The `text/event-stream` parser of subscribe sources (Syncthing-style SSE streams).
 ///

@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonSources
 
 /// A place in the configuration file where settings are written: the top of the file, before
 /// any section header, or a section `[WORD NAME]`. Each setting's declaration lists the places

@@ -1,6 +1,7 @@
 import Logging
 import SyncmonCore
 import SyncmonHost
+import SyncmonSources
 import SyncmonSystemd
 
 #if canImport(Glibc)
@@ -53,14 +54,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// How long state changes may wait before they are written (docs/operations.md#reliability: at most a second lost).
     public var persistInterval = TimeSpan.seconds(1 as Int64)
     /// How the host's own network view is learnt (`--host-network`).
-    public var hostNetwork = HostNetworkMode.auto
+    package var hostNetwork = HostNetworkMode.auto
     /// `--web.config.file` / `web-config-file`: TLS and basic auth for every listener.
     public var webConfigFile: String? = nil
     /// That file, loaded (by whoever builds the configuration, so a bad file stops the start
     /// and a reload like any other configuration error); nil serves plain HTTP to anyone.
     public var web: WebSecurity? = nil
     /// Canaries by `ENGINE/DATABASE` (`--canary`, `[canary …]` sections, docs/canary.md).
-    public var canaries: [String: CanarySetting] = [:]
+    package var canaries: [String: CanarySetting] = [:]
     /// `--canary ENGINE/DATABASE=PATH` values, which set (or override) those canaries' paths.
     public var canaryFlags: [String] = []
 
@@ -112,18 +113,5 @@ public struct DaemonConfiguration: Sendable, Equatable {
             configuration.peerPolicies[name] = policy
         }
         return configuration
-    }
-}
-
-/// A `[source NAME]` section of the configuration file.
-public struct SourceSettings: Sendable, Equatable {
-    /// A file holding the source's API key (Syncthing), used when systemd's credential
-    /// directory has none for the source. Read when the source connects, never logged.
-    public var apiKeyFile: String?
-    /// A `unit:` source's `unit`, `phase`, `database` and `rules` (docs/systemd-units.md).
-    public var unit = UnitSection()
-
-    public init(apiKeyFile: String? = nil) {
-        self.apiKeyFile = apiKeyFile
     }
 }

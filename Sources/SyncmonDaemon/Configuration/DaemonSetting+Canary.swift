@@ -1,4 +1,5 @@
 import SyncmonCore
+import SyncmonSources
 
 /// The canary's settings (docs/canary.md): `--canary ENGINE/DATABASE=PATH` and the keys of a
 /// `[canary ENGINE/DATABASE]` section, stored in ``DaemonConfiguration/canaries`` and resolved

@@ -1,5 +1,6 @@
 import Logging
 import SyncmonCore
+import SyncmonSources
 import SyncmonSystemd
 
 /// Every setting of `syncmon daemon`. Its flag's help, file key, sections, errors, reload

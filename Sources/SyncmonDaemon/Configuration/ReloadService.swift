@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import SyncmonSources
 import SyncmonSystemd
 import SyncmonWeb
 import UnixSignals
@@ -24,7 +25,7 @@ public struct ReloadService: Service {
     let rules: UnitRulesRegistry
     let logger: Logger
 
-    public init(
+    package init(
         load: @escaping @Sendable () throws -> DaemonConfiguration,
         running: DaemonConfiguration,
         store: MonitorStore,

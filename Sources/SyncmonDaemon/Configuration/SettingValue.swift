@@ -1,5 +1,6 @@
 import Logging
 import SyncmonCore
+import SyncmonSources
 import SyncmonSystemd
 
 /// How one kind of setting value is written and read: the placeholder help shows (`DURATION`),

@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import SyncmonContract
 import SyncmonCore
 
 /// Looks at the pairs when their verdicts can change with time alone — a stall threshold
@@ -9,10 +10,6 @@ import SyncmonCore
 /// store signals); events themselves are looked at as they are applied, so between deadlines
 /// there is nothing to do, whatever the number of pairs.
 public struct EvaluationService: Service {
-    /// The longest sleep. Deadlines are real-time instants and sleeps run on the monotonic
-    /// clock, so a step of the host's clock (NTP, a resumed VM) is noticed within this.
-    static let longestSleep = TimeSpan.seconds(Int64(10))
-
     let store: MonitorStore
     let clock: any ServiceClock
     let report: @Sendable ([StatusChange]) -> Void
@@ -28,7 +25,7 @@ public struct EvaluationService: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let now = self.clock.wallTime()
-                let (changes, next) = self.store.look(at: now, latest: now.adding(Self.longestSleep))
+                let (changes, next) = self.store.look(at: now, latest: now.adding(TimeSpan.longestSleep))
                 if !changes.isEmpty { self.report(changes) }
                 await self.sleep(until: next)
             }

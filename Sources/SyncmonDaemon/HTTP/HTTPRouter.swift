@@ -3,6 +3,7 @@ import Synchronization
 import SyncmonCore
 import SyncmonExposition
 import SyncmonHost
+import SyncmonSources
 import SyncmonStatusAPI
 
 /// A request as the router sees it: method, path, query and the headers it uses.

@@ -5,6 +5,7 @@ import NIOPosix
 import NIOSSL
 import ServiceLifecycle
 import Synchronization
+import SyncmonContract
 import SyncmonCore
 import SyncmonHost
 

@@ -1,3 +1,4 @@
+import SyncmonContract
 import SyncmonCore
 import SyncmonHost
 
@@ -10,7 +11,7 @@ import SyncmonHost
 /// lock; a batch is applied in one go, and its changes and rejections are reported.
 ///
 /// Used from one context at a time (a channel's event loop, or a source's task).
-final class EventIngest {
+final class EventIngest: SourceIngest {
     private let store: MonitorStore
     private let reporter: EventReporter
     private let transport: Transport
@@ -84,13 +85,13 @@ final class EventIngest {
 
     /// Applies events an adapter made, in one go; `asOneState` when they are a snapshot of
     /// how things stand (`MonitorStore.apply(_:transport:connection:peer:asOneState:now:)`).
-    func apply(_ events: [Event], asOneState: Bool = false) {
+    func apply(_ events: [Event], asOneState: Bool) {
         for event in events { self.batch.add(event) }
         self.flush(asOneState: asOneState)
     }
 
     /// Applies what was added.
-    func flush(asOneState: Bool = false) {
+    func flush(asOneState: Bool) {
         guard !self.batch.isEmpty else { return }
         if let sequence = self.batch.highestSequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
         self.delivered += self.batch.lines

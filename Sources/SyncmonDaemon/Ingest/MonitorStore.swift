@@ -1,3 +1,4 @@
+import SyncmonContract
 import SyncmonCore
 import SyncmonLock
 

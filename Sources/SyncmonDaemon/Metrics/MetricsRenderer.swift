@@ -1,5 +1,6 @@
 import SyncmonCore
 import SyncmonExposition
+import SyncmonSources
 
 /// Renders `/metrics` (docs/metrics.md) from a snapshot of the state model. Pure: the caller passes the
 /// snapshot, the process figures and the time.
@@ -12,11 +13,11 @@ public struct MetricsRenderer: Sendable {
     public var version: String
     public var revision: String
     /// The subscribe sources, for `syncmon_source_up` / `syncmon_source_reconnects_total`.
-    public var sources: SourceRegistry = .none
+    package var sources: SourceRegistry = .none
     /// How saving the state goes, for `syncmon_state_*`.
     public var persistence = PersistenceHealth()
     /// The `unit:` sources' rules, for `syncmon_rules_reload_failures_total`.
-    public var unitRules = UnitRulesRegistry()
+    package var unitRules = UnitRulesRegistry()
 
     public init(version: String, revision: String) {
         self.version = version

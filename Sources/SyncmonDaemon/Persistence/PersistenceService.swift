@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import SyncmonContract
 import SyncmonCore
 import SyncmonHost
 import SyncmonSystemd

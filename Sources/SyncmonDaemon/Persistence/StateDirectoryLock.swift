@@ -1,3 +1,4 @@
+import SyncmonContract
 import SyncmonHost
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ public final class StateDirectoryLock: Sendable {
     public static func take(_ directory: String) throws(DaemonError) -> StateDirectoryLock {
         let path = directory + "/lock"
         do {
-            try PushIngestService.prepareDirectory(of: path)
+            try AtomicFile.prepareDirectory(of: path)
         } catch let error as DirectoryCreationError {
             throw DaemonError.stateDirectory(directory, failedAt: error.path, code: error.code)
         } catch {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SyncmonContract
 import SyncmonCore
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 // The socket types (SOCK_STREAM, SOCK_CLOEXEC) through <sys/socket.h> of CNetlink's header: since
 // CSystemd's header includes sd-bus.h, the Clang module that owns them is no longer Glibc's.
 import CNetlink
+import SyncmonContract
 import SyncmonHost
 
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ public struct EventsSocket: Sendable {
     ///   on a read-only file system; exit code 1 for anything else.
     public static func claim(_ path: String) throws(DaemonError) -> EventsSocket {
         do {
-            try PushIngestService.prepareDirectory(of: path)
+            try AtomicFile.prepareDirectory(of: path)
         } catch {
             throw DaemonError.system("cannot create the directory of the events socket \(path): \(error)")
         }

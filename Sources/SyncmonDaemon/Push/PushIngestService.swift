@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
+import SyncmonContract
 import SyncmonCore
 import SyncmonHost
 import SyncmonLock
@@ -100,22 +101,6 @@ public struct PushIngestService: Service {
         connections.stop()
         try? await server.close()
         if case .claimed(let socket) = self.listener { socket.removeIfOwn() }
-    }
-
-    /// Creates the directory of `path` (0755, and its parents) when it does not exist yet. A
-    /// relative path stays relative to the working directory.
-    static func prepareDirectory(of path: String) throws {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        let directory = String(path[..<slash])
-        let root = directory.hasPrefix("/") ? "/" : ""
-        var components: [Substring] = []
-        for component in directory.split(separator: "/") {
-            components.append(component)
-            let partial = root + components.joined(separator: "/")
-            if mkdir(partial, 0o755) != 0, errno != EEXIST {
-                throw DirectoryCreationError(path: partial, code: errno)
-            }
-        }
     }
 }
 

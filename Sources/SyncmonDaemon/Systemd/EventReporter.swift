@@ -1,6 +1,7 @@
 import Logging
 import SyncmonCore
 import SyncmonLock
+import SyncmonSources
 import SyncmonSystemd
 
 /// Turns the state model's decisions into log entries (docs/operations.md, "Journal"): one
@@ -23,7 +24,7 @@ public final class EventReporter: Sendable {
     /// view"): one entry when the host goes offline, one when it comes back, one when it cannot
     /// be followed — never one per pair (each pair's move to `no_network` is its own summary
     /// change). A move of the default route to other interfaces is logged at debug.
-    public func report(hostNetwork update: HostNetworkService.Update) {
+    package func report(hostNetwork update: HostNetworkService.Update) {
         let state: String
         var metadata: Logger.Metadata = [SyncmonMetadataKey.messageID: MessageID.hostNetworkChanged.metadataValue]
         var interfaces: [String] = []

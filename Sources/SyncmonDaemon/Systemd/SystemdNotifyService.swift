@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SyncmonContract
 import SyncmonCore
 import SyncmonHost
 import SyncmonLock

@@ -1,0 +1,307 @@
+import Logging
+import SyncmonAdapters
+import SyncmonContract
+import SyncmonCore
+import SyncmonHost
+import SyncmonLock
+import SyncmonRules
+import SyncmonSystemd
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The thread of one `unit:` source: the bus, the journal, the tracker and the rules, until stopped.
+final class UnitFollower {
+    private let source: UnitSource
+    private let context: SourceContext
+    private let wake: WakeDescriptor
+    /// Event and stall times, and the tracker's recovery clock: the daemon's, or a test's.
+    private let clock: any ServiceClock
+    private let ingest: any SourceIngest
+    private let connection: UInt64
+    private var tracker = UnitTracker()
+    private var mapper: UnitEventMapper
+    private var snapshot = UnitSnapshot(activeState: .inactive, subState: .dead)
+    private var journal: UnitJournalReader? = nil
+    private let cursorFile: SourceStateFile<JournalCursorDocument>
+    private var limitHits = 0
+
+    init(source: UnitSource, context: SourceContext, wake: WakeDescriptor, clock: any ServiceClock) {
+        self.source = source
+        self.context = context
+        self.wake = wake
+        self.clock = clock
+        // The pair is tied to a connection id of this source's own, so a failed service can be
+        // marked down (the tie closed) as a push engine's lost connection is.
+        self.connection = SourceContext.connectionID(for: "unit:" + context.name)
+        self.ingest = context.makeIngest(connection: self.connection)
+        self.mapper = UnitEventMapper(engine: InlineName(context.name) ?? InlineName(), database: source.database, phases: source.phases)
+        self.cursorFile = SourceStateFile(stateDirectory: context.stateDirectory, name: context.name, suffix: "cursor")
+    }
+
+    /// The wake descriptor was written: the source is stopping.
+    private var wokenBefore = false
+
+    /// Follows until the wake descriptor is written.
+    func run() {
+        var backoff = ReconnectBackoff.standard
+        var failures = 0
+        while !self.wokenBefore {
+            do {
+                let bus = try SystemdBus()
+                try bus.subscribe()
+                let service = try self.resolveService(bus)
+                let path = try bus.loadUnit(service)
+                try bus.watch(path: path)
+                try bus.watchLoads(of: service)
+                // Before "connected": from then on nothing the unit logs is missed.
+                try self.look(bus, unit: service, path: path)
+                self.context.health.connected("systemd: \(service)")
+                if failures > 0 { backoff.reset() }
+                failures = 0
+                try self.follow(bus, path: path, unit: service)
+            } catch {
+                failures += 1
+                let delay = backoff.nextDelay()
+                self.context.health.disconnected("\(error)", retryIn: delay)
+                if failures > 1 { self.context.health.countReconnect() }
+                self.waitForWake(milliseconds: Int32(delay * 1000))
+            }
+        }
+    }
+
+    /// A `.timer` is followed through the service it activates.
+    private func resolveService(_ bus: SystemdBus) throws(SystemdError) -> String {
+        guard self.source.unit.hasSuffix(".timer") else { return self.source.unit }
+        let path = try bus.loadUnit(self.source.unit)
+        if case .string(let service) = try bus.properties(path: path, interface: "org.freedesktop.systemd1.Timer")["Unit"] ?? .other,
+            !service.isEmpty
+        {
+            return service
+        }
+        return String(self.source.unit.dropLast(".timer".count)) + ".service"
+    }
+
+    /// Reads the unit at `path`: its state first (its lines count only while it is up), then the journal.
+    private func look(_ bus: SystemdBus, unit: String, path: String) throws(SystemdError) {
+        self.snapshot = try self.read(bus, path: path)
+        self.apply(self.tracker.observe(self.snapshot, at: self.clock.wallTime()), unit: unit)
+        if self.source.rules != nil, self.journal == nil { self.openJournal(unit: unit) }
+    }
+
+    /// A unit systemd did not know may be loaded now (docs/systemd-units.md): after a `daemon-reload` it is
+    /// loaded again; after a `UnitNew` only read if systemd still has it. Loading it there would
+    /// make another object, announced by another `UnitNew`, for a unit that is still missing:
+    /// a loop.
+    private func lookAgain(_ bus: SystemdBus, unit: String, after news: SystemdBus.LoadNews) throws(SystemdError) {
+        if news.reloaded {
+            try self.look(bus, unit: unit, path: try bus.loadUnit(unit))
+        } else if news.announced, let path = bus.loadedUnit(unit) {
+            try self.look(bus, unit: unit, path: path)
+        }
+    }
+
+    private func read(_ bus: SystemdBus, path: String) throws(SystemdError) -> UnitSnapshot {
+        var snapshot = UnitSnapshot(activeState: .inactive, subState: .dead)
+        snapshot.merge(try bus.properties(path: path, interface: "org.freedesktop.systemd1.Unit"))
+        if snapshot.loadState == .loaded {
+            snapshot.merge(try bus.properties(path: path, interface: "org.freedesktop.systemd1.Service"))
+        }
+        return snapshot
+    }
+
+    /// Waits on the bus, the journal and the wake descriptor; returns when woken, throws when the bus is gone.
+    private func follow(_ bus: SystemdBus, path: String, unit: String) throws(SystemdError) {
+        while true {
+            // Drained before each wait: signals that came in while a method call waited for its
+            // reply are already read off the socket, and polling it would not see them.
+            // Until nothing is left: reading a job's type is a call, during which more signals come in.
+            var changes = try bus.process()
+            var loads = bus.takeLoadNews()
+            while !changes.isEmpty || !loads.isEmpty {
+                for change in changes where change.path == path { self.take(change, bus: bus, unit: unit) }
+                if self.tracker.state == .notLoaded { try self.lookAgain(bus, unit: unit, after: loads) }
+                changes = try bus.process()
+                loads = bus.takeLoadNews()
+            }
+            var descriptors = [
+                pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0),
+                pollfd(fd: self.journal?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            switch self.wake.poll(&descriptors, timeout: self.pollTimeout()) {
+            case .woken:
+                self.wokenBefore = true
+                return
+            case .failed(let failure):
+                throw SystemdError(operation: failure.operation, errno: failure.code)
+            case .ready, .timedOut:
+                break
+            }
+            if descriptors[1].revents != 0 { self.readJournal(unit: unit) }
+            self.apply(self.tracker.tick(at: self.clock.wallTime()), unit: unit)
+        }
+    }
+
+    /// poll(2)'s timeout: until the tracker's next deadline (a failed service's grace, a
+    /// restarted one's recovery) in whole milliseconds rounded up, at most the evaluation's
+    /// longest sleep (the deadline is real time, poll's wait is not, so a step of the host's
+    /// clock is noticed within that); -1 when only news can change anything. It used to be a
+    /// second whenever a failure was outstanding, however long the service stayed down.
+    private func pollTimeout() -> Int32 {
+        guard let deadline = self.tracker.nextTick() else { return -1 }
+        let left = min(deadline.since(self.clock.wallTime()), TimeSpan.longestSleep)
+        return Int32(max(1, (left.microseconds + 999) / 1000))
+    }
+
+    /// One `PropertiesChanged` of the unit: merged, logged at debug, observed.
+    private func take(_ change: SystemdBus.Change, bus: SystemdBus, unit: String) {
+        self.snapshot.merge(change.values)
+        if let job = change.values["Job"], case .job(let id, _) = job, id != 0 {
+            self.snapshot.jobType = self.jobType(bus, job: job)
+        }
+        self.context.logger.debug(
+            "unit source \(self.context.name): \(unit): \(self.snapshot.activeState)/\(self.snapshot.subState) result \(self.snapshot.result) status \(self.snapshot.execMainStatus) restarts \(self.snapshot.restarts) job \(self.snapshot.jobType ?? "-")",
+            metadata: self.context.metadata
+        )
+        self.apply(self.tracker.observe(self.snapshot, at: self.clock.wallTime()), unit: unit)
+    }
+
+    private func jobType(_ bus: SystemdBus, job: BusValue) -> String {
+        guard case .job(_, let path) = job, case .string(let type)? = try? bus.properties(path: path, interface: "org.freedesktop.systemd1.Job")["JobType"]
+        else { return "unknown" }
+        return type
+    }
+
+    private func apply(_ actions: [UnitAction], unit: String) {
+        let now = self.clock.wallTime()
+        let pair = PairKey(engine: self.mapper.engine, database: self.mapper.database)
+        for action in actions {
+            let failure: UnitFailure?
+            switch action {
+            case .down(let failed), .failing(let failed): failure = failed
+            case .cycleEnded(_, _, let failed): failure = failed
+            default: failure = nil
+            }
+            // A failure's message is the last line the unit logged before it ended (docs/systemd-units.md);
+            // journald stamps a line when it receives it, a little after the process wrote it.
+            var last: String? = nil
+            if let failure {
+                let exited = self.snapshot.mainExited.map { UInt64(clamping: $0.microseconds) &+ 50_000 }
+                last = UnitJournalReader.lastMessage(unit: unit, notAfter: exited).map { String(decoding: $0, as: UTF8.self) }
+                self.context.logger.warning(
+                    "unit source \(self.context.name): \(unit) failed (\(failure.code)): \(last ?? "no journal line")",
+                    metadata: self.context.metadata
+                )
+            }
+            let effects = self.mapper.effects(of: action, oneshot: self.snapshot.isOneshot, at: now, message: last)
+            if let notice = effects.notice {
+                self.context.logger.notice("unit source \(self.context.name): \(unit): \(notice)", metadata: self.context.metadata)
+            }
+            switch effects.presence {
+            case .missing(let reason): self.context.model.setUnknown(pair, because: reason, now: now)
+            case .present: self.context.model.setUnknown(pair, because: nil, now: now)
+            case nil: break
+            }
+            if effects.restarts > 0 { self.source.restarts.add(effects.restarts, for: pair) }
+            self.ingest.apply(effects.events)
+            if effects.markDown {
+                self.context.model.connectionClosed(self.connection, now: now)
+            }
+        }
+    }
+
+    private func openJournal(unit: String) {
+        var cursor: String? = nil
+        if case .success(let document)? = self.cursorFile.load(), document.unit == unit { cursor = document.cursor }
+        do {
+            let reader = try UnitJournalReader(unit: unit, cursor: cursor)
+            if reader.gap {
+                // Counted as a reopen, as a file source's rotation is (docs/systemd-units.md).
+                self.context.health.countReconnect()
+                self.context.logger.warning(
+                    "unit source \(self.context.name): the journal no longer holds the entry it stopped at (rotated or vacuumed): going on from the oldest entry; lines in between are lost",
+                    metadata: self.context.metadata
+                )
+            }
+            self.journal = reader
+            self.readJournal(unit: unit)
+        } catch {
+            self.context.logger.warning("unit source \(self.context.name): cannot read the journal of \(unit): \(error)", metadata: self.context.metadata)
+        }
+    }
+
+    /// Every new entry through the rules; the cursor saved after the batch.
+    private func readJournal(unit: String) {
+        guard let journal = self.journal, let rules = self.source.rules?.current else { return }
+        journal.process()
+        var cursor: String? = nil
+        var lines: [UInt8] = []
+        var (read, matched) = (0, 0)
+        while let entry = journal.next() {
+            cursor = entry.cursor
+            read += 1
+            let line = JournalLine(
+                bytes: entry.message,
+                priority: RulePriority(rawValue: entry.priority) ?? .unstated,
+                time: Timestamp(microseconds: Int64(clamping: entry.realtime))
+            )
+            let evaluation = rules.evaluate(line)
+            if evaluation.limitExceeded > 0 { self.countLimitHit(rule: rules.origin) }
+            if evaluation.match != nil { matched += 1 }
+            for event in evaluation.match?.events(engine: self.mapper.engine.description, database: self.mapper.database.description) ?? [] {
+                lines += Array(event.utf8)
+                lines.append(0x0A)
+            }
+        }
+        // Liveness is systemd's alone (docs/systemd-units.md): what a stopped or failed unit's journal still
+        // says must not bring its pair back to life.
+        let alive = self.tracker.isUp || self.snapshot.isOneshot
+        if alive, !lines.isEmpty { lines.withUnsafeBytes { self.ingest.feed($0) } }
+        if read > 0 {
+            self.context.logger.debug(
+                "unit source \(self.context.name): \(read) journal entries of \(unit), \(matched) matched", metadata: self.context.metadata)
+        }
+        if let cursor {
+            try? self.cursorFile.save(JournalCursorDocument(unit: unit, cursor: cursor))
+        }
+    }
+
+    /// A line over the match limit: logged at the first and then every hundredth.
+    private func countLimitHit(rule origin: String) {
+        self.limitHits += 1
+        if self.limitHits == 1 || self.limitHits % 100 == 0 {
+            self.context.logger.warning(
+                "unit source \(self.context.name): \(self.limitHits) journal lines over the match limit of \(origin) (taken as no match)",
+                metadata: self.context.metadata
+            )
+        }
+    }
+
+    private func waitForWake(milliseconds: Int32) {
+        if self.wake.sleep(milliseconds: milliseconds) { self.wokenBefore = true }
+    }
+}
+
+extension UnitSnapshot {
+    /// Takes the values a `GetAll` or a `PropertiesChanged` carried.
+    mutating func merge(_ values: [String: BusValue]) {
+        for (key, value) in values {
+            switch (key, value) {
+            case ("LoadState", .string(let text)): self.loadState = UnitLoadState(text)
+            case ("ActiveState", .string(let text)): self.activeState = UnitActiveState(text)
+            case ("SubState", .string(let text)): self.subState = UnitSubState(text)
+            case ("Result", .string(let text)): self.result = UnitResult(text)
+            case ("Type", .string(let text)): self.serviceType = text
+            case ("ExecMainCode", .signed(let number)): self.execMainCode = Int32(clamping: number)
+            case ("ExecMainStatus", .signed(let number)): self.execMainStatus = Int32(clamping: number)
+            case ("NRestarts", .unsigned(let number)): self.restarts = UInt32(clamping: number)
+            case ("Job", .job(let id, _)): self.jobType = id == 0 ? nil : (self.jobType ?? "unknown")
+            case ("ExecStart", .program(let program)): self.program = program
+            case ("ExecMainStartTimestamp", .unsigned(let micros)): self.mainStarted = micros == 0 ? nil : Timestamp(microseconds: Int64(clamping: micros))
+            case ("ExecMainExitTimestamp", .unsigned(let micros)): self.mainExited = micros == 0 ? nil : Timestamp(microseconds: Int64(clamping: micros))
+            default: break
+            }
+        }
+    }
+}
