@@ -110,13 +110,12 @@ struct ClientConnectionTests {
         var configuration = Self.fastConfiguration(directory.path("none.sock"))
         configuration.shutdownTimeout = .seconds(30)
         let client = SyncmonClient(engine: "alone", configuration: configuration, logger: quietLogger)
-        let task = runInBackground(client)
+        let task = runTimed(client)
         client.willFetchChanges()
         #expect(await Polling.holds(for: .milliseconds(100)) { !client.statistics.connected })
-        let elapsed = try await ContinuousClock().measure {
-            client.finish()
-            try await task.value
-        }
+        let stopped = ContinuousClock.now
+        client.finish()
+        let elapsed = try await task.value - stopped
         #expect(elapsed < .seconds(10), "\(elapsed)")
         #expect(client.statistics.queued == 1)
     }
@@ -129,13 +128,12 @@ struct ClientConnectionTests {
         var configuration = Self.fastConfiguration(recorder.path)
         configuration.shutdownTimeout = .milliseconds(300)
         let client = SyncmonClient(engine: "slow", configuration: configuration, logger: quietLogger)
-        let task = runInBackground(client)
+        let task = runTimed(client)
         #expect(await Polling.until { client.statistics.connected })
         // The recorder never closes its side after the client's half-close.
-        let elapsed = try await ContinuousClock().measure {
-            client.finish()
-            try await task.value
-        }
+        let stopped = ContinuousClock.now
+        client.finish()
+        let elapsed = try await task.value - stopped
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(10), "\(elapsed)")
         #expect(Self.types(recorder.allLines).last == "engineStopped")
     }

@@ -13,3 +13,13 @@ let clientExecutor = ThreadExecutor(name: "SyncmonClient tests")
 func runInBackground(_ client: SyncmonClient) -> Task<Void, any Error> {
     Task(executorPreference: clientExecutor) { try await client.run() }
 }
+
+/// Starts `client.run()` on ``clientExecutor``; the task's value is the moment `run()` returned,
+/// read on that thread: a test timing a stop measures the client, not how long the test's own
+/// task then waited for a pool thread to look.
+func runTimed(_ client: SyncmonClient) -> Task<ContinuousClock.Instant, any Error> {
+    Task(executorPreference: clientExecutor) {
+        try await client.run()
+        return ContinuousClock.now
+    }
+}
