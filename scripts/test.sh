@@ -143,9 +143,12 @@ start soak scripts/soak.sh
 # (ThreadExecutor in SyncmonTestSupport), and the client suite's connection tasks run on an
 # executor of their own, so no suite starves another of Swift's cooperative pool, and the
 # timings they check hold on a busy machine.
-phase swift-test swift test --skip-build
-# The end-to-end phases and the fuzz smoke: each one's time, and the log of any that failed.
+swift_test=0
+phase swift-test swift test --skip-build || swift_test=$?
+# The end-to-end phases and the fuzz smoke: each one's time, and the log of any that failed
+# (waited for even when the Swift suites failed, so that one run shows every failure).
 finish
+[ "$swift_test" -eq 0 ] || { echo "scripts/test.sh: failed: swift-test" >&2; exit 1; }
 # Faults injected into the real daemon (docs/operations.md, "Reliability"; about 1.5 minutes;
 # root: private tmpfs and journald in a mount namespace). Last and alone: it times the daemon's
 # answers under 300 connections and 200,000 mutated lines (/metrics under 1 s), which a machine
