@@ -238,7 +238,7 @@ let package = Package(
         .testTarget(name: "SyncmonCoreTests", dependencies: ["SyncmonCore", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonAdaptersTests", dependencies: ["SyncmonAdapters", "SyncmonCore"]),
         .testTarget(name: "SyncmonRulesTests", dependencies: ["SyncmonRules", "SyncmonCore", "SyncmonTestSupport"]),
-        .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition", "SyncmonLock"]),
+        .testTarget(name: "SyncmonExpositionTests", dependencies: ["SyncmonExposition", "SyncmonLock", "SyncmonTestSupport"]),
         .testTarget(
             name: "SyncmonClientTests",
             dependencies: [

@@ -8,6 +8,59 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each step is a phase: `phase NAME COMMAND…` runs it in the foreground, `start NAME COMMAND…`
+# in the background with its output in $logs/NAME.log, and `finish` waits for every phase
+# started so far. Every phase prints "phase NAME: N s, exit S"; a phase that fails fails the
+# run, with its whole log shown (a background phase's others keep running to the end first, so
+# the log shows every failure at once, not the first).
+logs=$(mktemp -d /tmp/syncmon-test.XXXXXX)
+background_names=()
+background_pids=()
+stop_background() {
+    local pid
+    for pid in "${background_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+}
+trap stop_background EXIT
+phase() {
+    local name=$1 began=$SECONDS status=0
+    shift
+    "$@" || status=$?
+    echo "phase $name: $((SECONDS - began)) s, exit $status"
+    return "$status"
+}
+start() {
+    local name=$1
+    shift
+    # A process group of its own (job control on), so that a failure elsewhere stops the whole
+    # phase, the programs it started included.
+    set -m
+    (
+        began=$SECONDS status=0
+        "$@" >"$logs/$name.log" 2>&1 </dev/null || status=$?
+        echo "phase $name: $((SECONDS - began)) s, exit $status" >"$logs/$name.time"
+        exit "$status"
+    ) &
+    background_pids+=($!)
+    set +m
+    background_names+=("$name")
+    echo "phase $name: started (log: $logs/$name.log)"
+}
+finish() {
+    local index name failed=()
+    for index in "${!background_pids[@]}"; do
+        name=${background_names[$index]}
+        wait "${background_pids[$index]}" || failed+=("$name")
+        cat "$logs/$name.time"
+    done
+    background_names=()
+    background_pids=()
+    for name in "${failed[@]}"; do
+        echo "=== phase $name FAILED; its log ($logs/$name.log):" >&2
+        cat "$logs/$name.log" >&2
+    done
+    [ ${#failed[@]} -eq 0 ] || { echo "scripts/test.sh: failed: ${failed[*]}" >&2; exit 1; }
+}
+
 sanitizer=""
 if [ "${1:-}" = "--sanitize" ]; then
     sanitizer=${2:-}
@@ -17,9 +70,9 @@ if [ "${1:-}" = "--sanitize" ]; then
     esac
 fi
 
-scripts/install-deps.sh --test
+phase install-deps scripts/install-deps.sh --test
 if [ -x scripts/start-journald.sh ]; then
-    scripts/start-journald.sh
+    phase journald scripts/start-journald.sh
 fi
 if [ -n "$sanitizer" ]; then
     # The binaries the tests start are the sanitized ones too (they sit beside the test bundle).
@@ -32,64 +85,76 @@ if [ -n "$sanitizer" ]; then
     export ASAN_OPTIONS="detect_leaks=${SYNCMON_DETECT_LEAKS:-0}${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
     # ThreadSanitizer's known false reports inside the Swift runtime (each explained in the file).
     export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
-    swift build --build-tests "${flags[@]}"
+    phase build swift build --build-tests "${flags[@]}"
     export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
-    swift test --skip-build "${flags[@]}" --skip "SyncmonClientTests|WrapRealToolTests"
-    swift test --skip-build "${flags[@]}" --filter SyncmonClientTests
+    # One run, as below (the real-tool wrap tests aside: they time real transfers).
+    phase swift-test swift test --skip-build "${flags[@]}" --skip WrapRealToolTests
     exit 0
 fi
 # Style first: cheap, and a finding fails the run like a test (scripts/lint.sh --fix mends it).
-scripts/lint.sh
-swift build --build-tests
+phase lint scripts/lint.sh
+# The fuzz smoke (docs/fuzzing.md) builds a package of its own (Fuzz/, with the fuzzer and
+# AddressSanitizer) from the sources alone: it builds and runs beside the test build. The
+# libFuzzer targets over the core and the adapters run for 10 s each from their committed seeds;
+# a crash fails the run and leaves its input in Fuzz/crashes/. The targets over SyncmonDaemon
+# (SSE, configuration, web configuration, HTTP) need NIO and BoringSSL built with the
+# sanitizers, about 25 minutes from scratch on two cores: they run in `scripts/fuzz.sh` without
+# --target, and every input they ever crashed on is a case of the ordinary table tests.
+start fuzz-smoke scripts/fuzz.sh --target FuzzEventDecoder --target FuzzLineFramer --target FuzzSyncthing --target FuzzWrap --target FuzzCanaryFile 10
+phase build swift build --build-tests
+# The package's binary: under CI the debug build, relinked statically like the release one (a
+# link, not a build). Made here, before anything runs beside it: SwiftPM builds one at a time in
+# .build, and `swift test` below holds it.
+phase package-link scripts/build-release.sh --configuration debug
 # Everything the tests use was installed and journald started above: from here a test that finds
 # a tool or journald missing fails instead of skipping (a skipped test in CI is a hole, not a pass).
 export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
+
+# --- End to end, beside the Swift suites ---------------------------------------------------------
+# These mostly wait on real time (Syncthing's rescans, Prometheus' scrapes, systemd's timers,
+# restarts and soak windows), so they run side by side, and beside the Swift suites below. None
+# shares a port (each asks the kernel for free ones, or runs in a network namespace of its own),
+# a directory (mktemp), a cgroup (named after the script's pid) or a journald (the sandboxes and
+# the fault run have their own). A new end-to-end script that keeps to that is one more
+# `start NAME scripts/…` line here.
 # Rules, units, dashboard and a real Prometheus scraping a real daemon (the debug binary).
-scripts/test-deploy.sh
-# --- The Debian package and the alerts end to end (both fail, never skip, under CI) ---------
+start deploy scripts/test-deploy.sh
 # The sync alerts through Prometheus and Alertmanager to a webhook, firing and resolved (~20 s).
-scripts/test-alerts.sh
+start alerts scripts/test-alerts.sh
 # Six hosts in network namespaces, two site Prometheus servers, federation and VictoriaMetrics (~1 min).
-scripts/test-fleet.sh
-# The package: the static release build (several minutes from scratch), lintian, then dpkg -i,
-# the units under systemd 252 in a sandbox, and dpkg --purge leaving nothing behind (~30 s).
-scripts/test-package.sh
-# ---------------------------------------------------------------------------------------------
+start fleet scripts/test-fleet.sh
+# The package (from the binary linked above), lintian, then dpkg -i, the units under systemd 252
+# in a sandbox, and dpkg --purge leaving nothing behind.
+start package env SYNCMON_DEB_SKIP_BUILD=1 scripts/test-package.sh
 # The Syncthing adapter against two real Syncthing instances on loopback (about 2 minutes).
-scripts/syncthing/test-syncthing.sh
-# The canary on the same pair: deaf watcher caught, stopped peer never late, one-way rsync,
+start syncthing scripts/syncthing/test-syncthing.sh
+# The canary on a pair of its own: deaf watcher caught, stopped peer never late, one-way rsync,
 # hostile peer files (about 2.5 minutes; docs/canary.md).
-scripts/syncthing/test-canary.sh
+start canary scripts/syncthing/test-canary.sh
 # unit: sources under systemd 252 in the sandbox: unison, lsyncd, a timer's rsync, a crash loop,
 # SIGKILL, a missing unit, a broken rules file (about 1 minute).
-scripts/test-units-e2e.sh
+start units-e2e scripts/test-units-e2e.sh
 # syncmon as a user service beside the system one: the shipped user units under a lingering
 # user's manager, the port rule and clients finding the right daemon (about 30 s).
-scripts/test-user-session.sh
-# --- Reliability (docs/operations.md, "Reliability"; docs/soak.md) -------------------------------
-# Faults injected into the real daemon (about 1.5 minutes; root: private tmpfs and journald in a
-# mount namespace), then the CI soak: a simulated fleet's day through replay and through a live
-# daemon restarted mid-stream, and RSS flatness under 1,000 engines (about 2.5 minutes).
-scripts/test-faults.sh
-scripts/soak.sh
-# --- end of reliability ---------------------------------------------------------------------------
-# The Swift suites in two runs: everything, then the client suite on its own (issue 31 wants
-# one). The client's connection task runs on Swift's cooperative pool, two threads on two cores,
-# and its tests wait at most 10 s for it; in one run with every suite (real daemons started by
-# the dozen, CPU-bound tests holding pool threads) it is starved past that, and only it fails.
-# One cause is gone (SeriesLinesTests yields between its chunks); the daemon suites share the
-# run with the rest.
-swift test --skip-build --skip "SyncmonClientTests|WrapRealToolTests"
-swift test --skip-build --filter SyncmonClientTests
-# syncmon wrap with the real rclone, restic and rsync against servers on loopback (about 75 s):
-# stalls of 3 s are measured, so they run alone.
-swift test --skip-build --filter WrapRealToolTests
-# --- fuzz smoke (docs/fuzzing.md) --------------------------------------------------------------
-# The libFuzzer targets over the core and the adapters for 10 s each from their committed seeds
-# (a separate package, Fuzz/, built with the fuzzer and AddressSanitizer); a crash fails the run
-# and leaves its input in Fuzz/crashes/. The targets over SyncmonDaemon (SSE, configuration, web
-# configuration, HTTP) need NIO and BoringSSL built with the sanitizers, about 25 minutes from
-# scratch on two cores: they run in `scripts/fuzz.sh` without --target, and every input they
-# ever crashed on is a case of the ordinary table tests above.
-scripts/fuzz.sh --target FuzzEventDecoder --target FuzzLineFramer --target FuzzSyncthing --target FuzzWrap --target FuzzCanaryFile 10
-# --- end fuzz smoke ----------------------------------------------------------------------------
+start user-session scripts/test-user-session.sh
+# The CI soak (docs/soak.md): a simulated fleet's day through replay and through a live daemon
+# restarted mid-stream, and RSS flatness under 1,000 engines (about 2.5 minutes).
+start soak scripts/soak.sh
+# --- end of end to end ----------------------------------------------------------------------------
+# Every Swift suite in one run, syncmon wrap with the real rclone, restic and rsync included:
+# tests that block (child processes, CPU-bound renders) do it on threads of their own
+# (ThreadExecutor in SyncmonTestSupport), and the client suite's connection tasks run on an
+# executor of their own, so no suite starves another of Swift's cooperative pool, and the
+# timings they check hold on a busy machine.
+swift_test=0
+phase swift-test swift test --skip-build || swift_test=$?
+# The end-to-end phases and the fuzz smoke: each one's time, and the log of any that failed
+# (waited for even when the Swift suites failed, so that one run shows every failure).
+finish
+[ "$swift_test" -eq 0 ] || { echo "scripts/test.sh: failed: swift-test" >&2; exit 1; }
+# Faults injected into the real daemon (docs/operations.md, "Reliability"; about 1.5 minutes;
+# root: private tmpfs and journald in a mount namespace). Last and alone: it times the daemon's
+# answers under 300 connections and 200,000 mutated lines (/metrics under 1 s), which a machine
+# busy with everything above does not give it (seen: 1.4-1.6 s scrapes at a load of 19).
+phase faults scripts/test-faults.sh
+echo "phase total: $SECONDS s"

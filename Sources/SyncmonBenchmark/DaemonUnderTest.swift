@@ -8,6 +8,11 @@ import Glibc
 
 /// A `syncmon daemon` child process for the process-level figures: started on private paths,
 /// fed over its real socket, read over its real HTTP port, stopped with SIGTERM.
+///
+/// Started as the tests' `DaemonProcess` starts one (SyncmonTestSupport, which this release
+/// build does not link: it brings all of Foundation): on a port the kernel chose, tried again
+/// on another when it was taken meanwhile, and ready when the daemon sent `READY=1` on a
+/// notification socket of the benchmark's own, not after a sleep.
 final class DaemonUnderTest: Sendable {
     let pid: pid_t
     let directory: String
@@ -17,19 +22,56 @@ final class DaemonUnderTest: Sendable {
     init(binary: String, extraArguments: [String] = [], environment: [String] = [], name: String = "daemon") throws {
         self.directory = "/tmp/syncmon-bench-\(name)-\(getpid())"
         mkdir(self.directory, 0o700)
-        self.port = 20_000 + Int(getpid() % 20_000)
-        let arguments =
-            [
-                "daemon", "--events-socket", self.directory + "/events.sock", "--state-dir", self.directory + "/state",
-                "--listen", "127.0.0.1:\(self.port)", "--log-target", "stderr", "--log-level", "warning",
-            ] + extraArguments
-        self.pid = try Benchmark.spawn(binary, arguments, output: self.directory + "/daemon.log", environment: environment)
-        let deadline = Benchmark.monotonicSeconds() + 10
-        while Benchmark.monotonicSeconds() < deadline {
-            if access(self.socketPath, F_OK) == 0, (try? self.get("/healthz")) != nil { return }
-            usleep(20_000)
+        let notifyPath = self.directory + "/notify.sock"
+        unlink(notifyPath)
+        let notify = try BlockingSocket.bindDatagram(to: .unix(path: notifyPath))
+        defer {
+            notify.close()
+            unlink(notifyPath)
+        }
+        for _ in 1...4 {
+            let port = try Self.freePort()
+            let arguments =
+                [
+                    "daemon", "--events-socket", self.directory + "/events.sock", "--state-dir", self.directory + "/state",
+                    "--listen", "127.0.0.1:\(port)", "--log-target", "stderr", "--log-level", "warning",
+                ] + extraArguments
+            let pid = try Benchmark.spawn(
+                binary, arguments, output: self.directory + "/daemon.log", environment: environment + ["NOTIFY_SOCKET=\(notifyPath)"])
+            if Self.waitForReady(notify, pid: pid, seconds: 10) {
+                self.pid = pid
+                self.port = port
+                return
+            }
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
+            // The port was free a moment ago but someone took it: try another.
+            let log = (try? Benchmark.readFile(self.directory + "/daemon.log")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            guard log.lowercased().contains("address already in use") else { break }
         }
         throw BenchmarkError("the daemon did not start; see \(self.directory)/daemon.log")
+    }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago: the kernel's choice for port 0.
+    private static func freePort() throws -> Int {
+        let socket = try BlockingSocket.listen(on: .loopback(port: 0))
+        defer { socket.close() }
+        return try socket.localPort()
+    }
+
+    /// Waits until `READY=1` arrives on `notify`; `false` when the daemon exited first or
+    /// `seconds` passed. Blocks in poll(2) on the socket, waking only to see whether the
+    /// daemon is still alive.
+    private static func waitForReady(_ notify: BlockingSocket, pid: pid_t, seconds: Double) -> Bool {
+        let deadline = Benchmark.monotonicSeconds() + seconds
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Benchmark.monotonicSeconds() < deadline {
+            if waitpid(pid, nil, WNOHANG) == pid { return false }
+            guard notify.waitUntilReadable(milliseconds: 100), let count = try? notify.receive(into: &buffer, waiting: false), count > 0
+            else { continue }
+            if String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") { return true }
+        }
+        return false
     }
 
     deinit {

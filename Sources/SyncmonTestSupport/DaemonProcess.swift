@@ -64,14 +64,23 @@ public final class DaemonProcess: @unchecked Sendable {
         while true {
             attempt += 1
             let chosenPort = try port ?? FreePort.next()
-            let daemon = try DaemonProcess(
-                directory: directory,
-                port: chosenPort,
-                arguments: arguments,
-                environment: environment,
-                logTarget: logTarget,
-                executable: executable ?? SyncmonProcess.binaryPath
-            )
+            let spawn = {
+                try DaemonProcess(
+                    directory: directory,
+                    port: chosenPort,
+                    arguments: arguments,
+                    environment: environment,
+                    logTarget: logTarget,
+                    executable: executable ?? SyncmonProcess.binaryPath
+                )
+            }
+            // ETXTBSY: a script the test has just written (a wrapper) is still open for writing
+            // in a child that another test's thread forked meanwhile, until that child execs.
+            // Tried again until it has.
+            let daemon =
+                try await Polling.value(timeout: .seconds(5), interval: .milliseconds(10)) {
+                    do { return try spawn() } catch let error as NSError where Self.isTextFileBusy(error) { return nil }
+                } ?? spawn()
             guard waitForReady else { return daemon }
             if await daemon.waitForReady(timeout: readyTimeout) { return daemon }
             let log = daemon.standardError
@@ -80,6 +89,12 @@ public final class DaemonProcess: @unchecked Sendable {
             if port == nil, attempt < 4, log.lowercased().contains("address already in use") || log.contains("EADDRINUSE") { continue }
             throw TestSupportError("syncmon daemon did not become ready (attempt \(attempt)); stderr:\n\(log)")
         }
+    }
+
+    /// Whether spawning failed with ETXTBSY (Foundation wraps it, sometimes twice).
+    private static func isTextFileBusy(_ error: NSError) -> Bool {
+        if error.domain == NSPOSIXErrorDomain, error.code == Int(ETXTBSY) { return true }
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(Self.isTextFileBusy) ?? false
     }
 
     private init(

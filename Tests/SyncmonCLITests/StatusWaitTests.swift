@@ -13,13 +13,9 @@ struct StatusWaitTests {
     }
 
     static func start(_ arguments: [String]) -> Task<Finished, any Error> {
-        Task.detached {
+        Task {
             // On a thread of its own: waiting for the process must not hold a cooperative thread.
-            try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(with: Result { Finished(result: try SyncmonProcess.run(arguments), exited: .now) })
-                }
-            }
+            try await ThreadExecutor.run { Finished(result: try SyncmonProcess.run(arguments), exited: .now) }
         }
     }
 

@@ -29,7 +29,7 @@ struct ClientConnectionTests {
         client.willFetchChanges()
         client.fetchedRecordZoneChanges(zone: "Notes", modifications: 3, deletions: 0)
         client.didFetchChanges()
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         let beating = await Polling.until(timeout: .seconds(10)) { Self.types(recorder.allLines).filter { $0 == "heartbeat" }.count >= 2 }
         #expect(beating, "lines: \(recorder.allLines)")
         client.stateUpdate(pendingRecordZoneChanges: 0)
@@ -57,7 +57,7 @@ struct ClientConnectionTests {
         let path = directory.path("events.sock")
         let first = try LineRecorder(path: path)
         let client = SyncmonClient(engine: "notes", configuration: Self.fastConfiguration(path), logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         defer { task.cancel() }
         client.accountStatus(.available)
         client.networkStatus(available: true)
@@ -93,7 +93,7 @@ struct ClientConnectionTests {
         let directory = try TemporaryDirectory(prefix: "smc")
         let recorder = try LineRecorder(path: directory.path("events.sock"))
         let client = SyncmonClient(engine: "crashy", configuration: Self.fastConfiguration(recorder.path, heartbeat: .seconds(30)), logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         client.willSendChanges()
         #expect(await Polling.until { client.statistics.sent == 1 })
         task.cancel()
@@ -110,13 +110,12 @@ struct ClientConnectionTests {
         var configuration = Self.fastConfiguration(directory.path("none.sock"))
         configuration.shutdownTimeout = .seconds(30)
         let client = SyncmonClient(engine: "alone", configuration: configuration, logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runTimed(client)
         client.willFetchChanges()
         #expect(await Polling.holds(for: .milliseconds(100)) { !client.statistics.connected })
-        let elapsed = try await ContinuousClock().measure {
-            client.finish()
-            try await task.value
-        }
+        let stopped = ContinuousClock.now
+        client.finish()
+        let elapsed = try await task.value - stopped
         #expect(elapsed < .seconds(10), "\(elapsed)")
         #expect(client.statistics.queued == 1)
     }
@@ -129,13 +128,12 @@ struct ClientConnectionTests {
         var configuration = Self.fastConfiguration(recorder.path)
         configuration.shutdownTimeout = .milliseconds(300)
         let client = SyncmonClient(engine: "slow", configuration: configuration, logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runTimed(client)
         #expect(await Polling.until { client.statistics.connected })
         // The recorder never closes its side after the client's half-close.
-        let elapsed = try await ContinuousClock().measure {
-            client.finish()
-            try await task.value
-        }
+        let stopped = ContinuousClock.now
+        client.finish()
+        let elapsed = try await task.value - stopped
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(10), "\(elapsed)")
         #expect(Self.types(recorder.allLines).last == "engineStopped")
     }
@@ -148,7 +146,7 @@ struct ClientConnectionTests {
         configuration.lifecycle = .batchRun
         configuration.version = "0.1.0"
         let client = SyncmonClient(engine: "nightly", configuration: configuration, logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         let export = client.containerEventStarted(.export, id: "run-1")
         client.sentRecordZoneChanges(saved: 2, deleted: 0)
         #expect(await Polling.until(timeout: .seconds(10)) { Self.types(recorder.allLines).contains("heartbeat") })
@@ -172,7 +170,7 @@ struct ClientConnectionTests {
         let directory = try TemporaryDirectory(prefix: "smc")
         let recorder = try LineRecorder(path: directory.path("events.sock"))
         let client = SyncmonClient(engine: "twice", configuration: Self.fastConfiguration(recorder.path), logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         defer { task.cancel() }
         // Connected means the first run() is under way: no guessing how long a task takes to start.
         #expect(await Polling.until { client.statistics.connected })

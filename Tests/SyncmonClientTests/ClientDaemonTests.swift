@@ -39,7 +39,7 @@ struct ClientDaemonTests {
         let daemon = try await DaemonProcess.start(in: directory.path)
         defer { Task { await daemon.stop() } }
         let client = SyncmonClient(engine: "notes", configuration: Self.configuration(daemon), logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         client.accountStatus(.available)
         client.networkStatus(available: true)
         Self.cycle(client, pending: 3)
@@ -73,7 +73,7 @@ struct ClientDaemonTests {
         let directory = try TemporaryDirectory(prefix: "smc")
         let first = try await DaemonProcess.start(in: directory.path)
         let client = SyncmonClient(engine: "photos", database: .shared, configuration: Self.configuration(first), logger: quietLogger)
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         client.accountStatus(.available)
         client.networkStatus(available: true)
         Self.cycle(client, pending: 5)

@@ -77,7 +77,7 @@ struct ClientQueueTests {
         let client = SyncmonClient(
             engine: "burst", configuration: .init(socketPath: Self.nowhere, queueCapacity: 1_000, minimumReconnectDelay: .milliseconds(20)))
         // The connection task runs (and keeps failing to connect) meanwhile.
-        let task = Task { try await client.run() }
+        let task = runInBackground(client)
         defer { task.cancel() }
         let elapsed = ContinuousClock().measure {
             for index in 0..<100_000 { client.fetchedRecordZoneChanges(zone: "Notes", modifications: index, deletions: 0) }

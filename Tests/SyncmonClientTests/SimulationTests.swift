@@ -102,9 +102,12 @@ struct SimulationTests {
         let directory = try TemporaryDirectory(prefix: "smc")
         let daemon = try await DaemonProcess.start(in: directory.path)
         defer { Task { await daemon.stop() } }
-        let result = try SyncmonProcess.run([
-            "simulate", "--events-socket", daemon.eventsSocket, "--engines", "6", "--rate", "60", "--duration", "4s", "--seed", "2",
-        ])
+        // Four seconds of simulation, waited for on a thread of its own, not a cooperative one.
+        let result = try await ThreadExecutor.run {
+            try SyncmonProcess.run([
+                "simulate", "--events-socket", daemon.eventsSocket, "--engines", "6", "--rate", "60", "--duration", "4s", "--seed", "2",
+            ])
+        }
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardError.contains("sim-crash-05 crashed"))
         let (met, rows) = await daemon.waitForStatus {

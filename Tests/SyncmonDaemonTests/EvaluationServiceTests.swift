@@ -35,7 +35,7 @@ struct EvaluationServiceTests {
             let service = EvaluationService(store: self.store, clock: self.clock) { changes in
                 reports.list.withLock { $0.append(changes) }
             }
-            self.task.withLock { $0 = Task { try? await service.run() } }
+            self.task.withLock { $0 = Task(executorPreference: serviceExecutor) { try? await service.run() } }
         }
 
         deinit { self.task.withLock { $0?.cancel() } }

@@ -20,7 +20,7 @@ struct PersistenceIdleTests {
         let clock = ManualClock(now: at(0))
         let service = PersistenceService(
             file: file, store: store, interval: .seconds(1 as Int64), clock: clock, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let task = Task { try await service.run() }
+        let task = Task(executorPreference: serviceExecutor) { try await service.run() }
 
         // Clean: whatever the clock does, nothing is due.
         clock.advance(to: at(30))

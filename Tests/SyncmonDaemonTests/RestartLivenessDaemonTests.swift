@@ -18,7 +18,7 @@ struct RestartLivenessDaemonTests {
         ]
     }
 
-    @Test("stopped stays stopped, down stays down, a promise is kept from the start, nothing stalled at any look")
+    @Test("stopped stays stopped, down stays down, a promise is kept from the start, nothing stalled at any look", .onItsOwnThread)
     func restart() async throws {
         let directory = try TemporaryDirectory(prefix: "smrl")
         defer { directory.remove() }

@@ -71,7 +71,7 @@ struct SystemdNotifyServiceTests {
                 notifier: self.recorder,
                 logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             )
-            self.task.withLock { $0 = Task { try await service.run() } }
+            self.task.withLock { $0 = Task(executorPreference: serviceExecutor) { try await service.run() } }
         }
 
         /// Whether the service comes to sleep until exactly `elapsed` milliseconds from the start

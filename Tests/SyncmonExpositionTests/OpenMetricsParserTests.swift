@@ -1,4 +1,5 @@
 import SyncmonExposition
+import SyncmonTestSupport
 import Testing
 
 /// Cross-checks OpenMetrics output with a strict third-party parser: the reference Python client's

@@ -1,4 +1,5 @@
 import SyncmonExposition
+import SyncmonTestSupport
 import Testing
 
 /// The exposition's acceptance check (docs/metrics.md#promtool): `promtool check metrics` must exit 0 and print nothing.

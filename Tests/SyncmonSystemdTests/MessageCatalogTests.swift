@@ -1,5 +1,6 @@
 import Foundation
 import SyncmonSystemd
+import SyncmonTestSupport
 import Testing
 
 /// `deploy/catalog/syncmon.catalog` against ``MessageID``: one catalog entry per ID, no more, no fewer.
@@ -89,7 +90,7 @@ struct MessageCatalogTests {
 
     @Test("journalctl accepts the catalog and lists every ID")
     func journalctlAcceptsCatalog() throws {
-        guard let journalctl = ProcessRunner.find("journalctl") else {
+        guard let journalctl = ExternalCommand.find("journalctl") else {
             // Under CI (scripts/test.sh sets CI) the test dependencies were just installed: a
             // missing journalctl is a broken setup, not a reason to skip.
             if ProcessInfo.processInfo.environment["CI"].map({ !$0.isEmpty }) ?? false {
@@ -108,12 +109,12 @@ struct MessageCatalogTests {
             to: catalogDirectory.appendingPathComponent("syncmon.catalog")
         )
 
-        let update = try ProcessRunner.run(journalctl, ["--root=\(root.path)", "--update-catalog"])
-        #expect(update.status == 0, "\(update.standardError)")
-        let list = try ProcessRunner.run(journalctl, ["--root=\(root.path)", "--list-catalog"])
-        #expect(list.status == 0, "\(list.standardError)")
-        let listed = Set(list.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
+        let update = try ExternalCommand.run(journalctl, ["--root=\(root.path)", "--update-catalog"])
+        #expect(update.status == 0, "\(update.errors)")
+        let list = try ExternalCommand.run(journalctl, ["--root=\(root.path)", "--list-catalog"])
+        #expect(list.status == 0, "\(list.errors)")
+        let listed = Set(list.output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
         #expect(listed == Set(MessageID.allCases.map(\.rawValue)))
-        #expect(list.standardOutput.split(separator: "\n").allSatisfy { $0.contains(" syncmon: ") })
+        #expect(list.output.split(separator: "\n").allSatisfy { $0.contains(" syncmon: ") })
     }
 }

@@ -1,60 +1,19 @@
 import Foundation
+import SyncmonTestSupport
 
-/// Runs an external checker (promtool, a Python parser) with an exposition on standard input.
-///
-/// Input and output go through temporary files rather than pipes: an exposition is megabytes, and a
-/// pipe would deadlock once its buffer filled while we waited for the process.
+/// An external checker (promtool, a Python parser) run with an exposition on standard input,
+/// through ``ExternalCommand`` (files, not pipes: an exposition is megabytes).
 struct ExternalTool {
-    /// What the process did.
-    struct Result {
-        var status: Int32
-        var output: String
-        var errors: String
-        /// stdout and stderr together, for "must print nothing" checks and failure messages.
-        var combined: String { self.output + self.errors }
-    }
-
     let path: String
 
     /// Whether the tool exists and is executable.
     var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: self.path) }
 
     /// Whether the tests run under CI (`CI` set), where a missing tool is a failure, not a skip.
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
+    static var isCI: Bool { ExternalCommand.isCI }
 
-    func run(_ arguments: [String], input: [UInt8]) throws -> Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("syncmon-exposition-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("input")
-        let outputURL = directory.appendingPathComponent("stdout")
-        let errorsURL = directory.appendingPathComponent("stderr")
-        try Data(input).write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: self.path)
-        process.arguments = arguments
-        let inputHandle = try FileHandle(forReadingFrom: inputURL)
-        let outputHandle = try FileHandle(forWritingTo: outputURL)
-        let errorsHandle = try FileHandle(forWritingTo: errorsURL)
-        defer {
-            try? inputHandle.close()
-            try? outputHandle.close()
-            try? errorsHandle.close()
-        }
-        process.standardInput = inputHandle
-        process.standardOutput = outputHandle
-        process.standardError = errorsHandle
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            output: try String(contentsOf: outputURL, encoding: .utf8),
-            errors: try String(contentsOf: errorsURL, encoding: .utf8)
-        )
+    func run(_ arguments: [String], input: [UInt8]) throws -> ExternalCommand.Result {
+        try ExternalCommand.run(self.path, arguments, input: input)
     }
 }
 

@@ -24,15 +24,15 @@ enum JournalReader {
     /// The entries whose field `matchField` is `matchValue`, each as field name → values (fields can repeat), with
     /// only `fields` (and journalctl's own `__` fields) in them.
     static func entries(matching matchField: String, _ matchValue: String, fields: [String]) throws -> [[String: [String]]] {
-        guard let journalctl = ProcessRunner.find("journalctl") else { throw ReadError.journalctlMissing }
-        let output = try ProcessRunner.run(
+        guard let journalctl = ExternalCommand.find("journalctl") else { throw ReadError.journalctlMissing }
+        let output = try ExternalCommand.run(
             journalctl,
             ["--no-pager", "--all", "--output=json", "--output-fields=\(fields.joined(separator: ","))", "\(matchField)=\(matchValue)"]
         )
         guard output.status == 0 else {
-            throw ReadError.journalctlFailed(status: output.status, standardError: output.standardError)
+            throw ReadError.journalctlFailed(status: output.status, standardError: output.errors)
         }
-        return try output.standardOutput.split(separator: "\n").map { line in
+        return try output.output.split(separator: "\n").map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 throw ReadError.malformedLine(String(line))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SyncmonTestSupport
 
 @testable import SyncmonSystemd
 
@@ -43,11 +44,11 @@ enum JournaldAvailability {
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
             return .unavailable("journald does not answer (\(firstFailure)) and \(script.path) is missing")
         }
-        let output = try ProcessRunner.run(script.path, [])
+        let output = try ExternalCommand.run(script.path, [])
         if let failure = Self.probe() {
             return .unavailable(
                 "journald does not answer (\(failure)); scripts/start-journald.sh exited \(output.status): "
-                    + output.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+                    + output.errors.trimmingCharacters(in: .whitespacesAndNewlines)
             )
         }
         return .available
