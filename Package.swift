@@ -139,6 +139,20 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // Notification targets (docs/notifications.md): commands, sendmail and webhooks, each
+        // delivery with a deadline, off the event loops.
+        .target(
+            name: "SyncmonNotify",
+            dependencies: [
+                "SyncmonCore",
+                "SyncmonWeb",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
@@ -151,6 +165,7 @@ let package = Package(
                 "SyncmonGzip",
                 "SyncmonHost",
                 "SyncmonLock",
+                "SyncmonNotify",
                 "SyncmonRules",
                 "SyncmonStatusAPI",
                 "SyncmonSystemd",
@@ -225,6 +240,11 @@ let package = Package(
                 "SyncmonTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Notification routes: their settings, targets and the real binary delivering.
+        .testTarget(
+            name: "SyncmonNotifyTests",
+            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonNotify", "SyncmonSockets", "SyncmonTestSupport"]
         ),
         // Runs the built `syncmon` binary from the outside.
         .testTarget(

@@ -36,6 +36,8 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(victoria-metrics)  # scripts/test-fleet.sh: the remote-write store
     # unit: sources end to end (scripts/test-units-e2e.sh): the system bus and the services watched.
     packages+=(dbus unison lsyncd)
+    # Notifications end to end (scripts/test-notify.sh): a local MTA, apprise.
+    packages+=(exim4-daemon-light apprise)
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

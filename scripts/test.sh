@@ -63,6 +63,8 @@ scripts/syncthing/test-canary.sh
 # unit: sources under systemd 252 in the sandbox: unison, lsyncd, a timer's rsync, a crash loop,
 # SIGKILL, a missing unit, a broken rules file (about 1 minute).
 scripts/test-units-e2e.sh
+# Notifications through a real exim4, apprise and an https webhook (about 15 s; docs/notifications.md).
+scripts/test-notify.sh
 # --- Reliability (docs/operations.md, "Reliability"; docs/soak.md) -------------------------------
 # Faults injected into the real daemon (about 1.5 minutes; root: private tmpfs and journald in a
 # mount namespace), then the CI soak: a simulated fleet's day through replay and through a live
