@@ -64,8 +64,12 @@ sed -i -e "s/^dc_eximconfig_configtype=.*/dc_eximconfig_configtype='local'/" \
     -e "s/^dc_localdelivery=.*/dc_localdelivery='mail_spool'/" /etc/exim4/update-exim4.conf.conf
 update-exim4.conf
 id syncmon-mailtest >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin syncmon-mailtest
+# exim4's local delivery changes to the user's home first.
+install -d -o syncmon-mailtest "$(getent passwd syncmon-mailtest | cut -d: -f6)"
 mailbox=/var/mail/syncmon-mailtest
 rm -f "$mailbox"
+# Nothing left in the queue for the mailbox from an earlier run.
+exiqgrep -i -r syncmon-mailtest 2>/dev/null | xargs -r exim4 -Mrm >/dev/null 2>&1 || true
 
 # --- a test CA and a server certificate for localhost -------------------------------------------
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=syncmon test CA" \
@@ -130,7 +134,7 @@ socket=$work/events.sock
 "$binary" daemon --config "$work/syncmon.conf" --state-dir "$work/state" --events-socket "$socket" --log-target stderr \
     >"$work/syncmon.log" 2>&1 &
 pids+=($!)
-wait_for 20 curl -fsS -o /dev/null "http://127.0.0.1:$syncmon_port/healthz" || fail "the daemon did not start"
+wait_for 20 curl -fs -o /dev/null "http://127.0.0.1:$syncmon_port/healthz" || fail "the daemon did not start"
 
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 t=$(now)
@@ -139,9 +143,12 @@ t=$(now)
 
 mails() { [ -f "$mailbox" ] && grep -c '^From ' "$mailbox" || echo 0; }
 count() { [ -f "$1" ] && wc -l <"$1" || echo 0; }
-wait_for 20 test "$(mails)" -ge 1 || fail "no firing mail arrived in $mailbox"
-wait_for 20 test "$(count "$work/received-apprise.ndjson")" -ge 1 || fail "apprise delivered nothing"
-wait_for 20 test "$(count "$work/received-hook.ndjson")" -ge 1 || fail "the https webhook received nothing"
+# Conditions for wait_for, looked at afresh at each try.
+mails_at_least() { [ "$(mails)" -ge "$1" ]; }
+lines_at_least() { [ "$(count "$1")" -ge "$2" ]; }
+wait_for 20 mails_at_least 1 || fail "no firing mail arrived in $mailbox"
+wait_for 20 lines_at_least "$work/received-apprise.ndjson" 1 || fail "apprise delivered nothing"
+wait_for 20 lines_at_least "$work/received-hook.ndjson" 1 || fail "the https webhook received nothing"
 
 # --- what arrived: parsed, decoded, checked ------------------------------------------------------
 check() {
@@ -190,14 +197,14 @@ check firing
 
 t=$(now)
 "$binary" emit --events-socket "$socket" --engine notes containerEvent kind=export id=b started="$t" ended="$t" succeeded=true
-wait_for 20 test "$(mails)" -ge 2 || fail "no resolved mail arrived"
-wait_for 20 test "$(count "$work/received-apprise.ndjson")" -ge 2 || fail "apprise delivered no resolution"
-wait_for 20 test "$(count "$work/received-hook.ndjson")" -ge 2 || fail "the webhook received no resolution"
+wait_for 20 mails_at_least 2 || fail "no resolved mail arrived"
+wait_for 20 lines_at_least "$work/received-apprise.ndjson" 2 || fail "apprise delivered no resolution"
+wait_for 20 lines_at_least "$work/received-hook.ndjson" 2 || fail "the webhook received no resolution"
 check resolved
 
 # --- syncmon notify test and list ----------------------------------------------------------------
 "$binary" notify test mail --url "127.0.0.1:$syncmon_port" || fail "notify test mail did not exit 0"
-wait_for 20 test "$(mails)" -ge 3 || fail "the test mail did not arrive"
+wait_for 20 mails_at_least 3 || fail "the test mail did not arrive"
 set +e
 "$binary" notify test nosuch --url "127.0.0.1:$syncmon_port" 2>/dev/null
 status=$?

@@ -63,7 +63,8 @@ struct NotifyDaemonTests {
         let json = (try? String(contentsOfFile: log + ".json", encoding: .utf8)) ?? ""
         #expect(json.contains(#""engine":"notes""#) && json.contains(#""engine":"photos""#))
         #expect(json.contains("Speicher voll"))
-        #expect(Self.counter(daemon, route: "cmd", event: "firing", outcome: "sent") == 1)
+        // Counted once the command has exited and the outcome is saved.
+        #expect(await Polling.until(timeout: .seconds(10)) { Self.counter(daemon, route: "cmd", event: "firing", outcome: "sent") == 1 })
 
         // A clean restart with both pairs still failing: nothing is sent again.
         #expect(await daemon.stop() == .exited(0))
@@ -75,7 +76,7 @@ struct NotifyDaemonTests {
         let resolved = await Polling.until(timeout: .seconds(15)) { Self.deliveries(log).count == 2 }
         #expect(resolved, "\(Self.deliveries(log)) \(again.standardError)")
         #expect(Self.deliveries(log).last?.hasPrefix("resolved 2 ") == true)
-        #expect(Self.counter(again, route: "cmd", event: "resolved", outcome: "sent") == 1)
+        #expect(await Polling.until(timeout: .seconds(10)) { Self.counter(again, route: "cmd", event: "resolved", outcome: "sent") == 1 })
         await again.stop()
     }
 
@@ -172,7 +173,7 @@ struct NotifyDaemonTests {
         let directory = try TemporaryDirectory(prefix: "smnb")
         defer { directory.remove() }
         let path = directory.path("syncmon.conf")
-        try "listen = 127.0.0.1:0\n\n[notify a]\nhold = 1s\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "# routes\n\n[notify a]\nhold = 1s\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try SyncmonProcess.run([
             "daemon", "--config", path, "--state-dir", directory.path("state"), "--events-socket", directory.path("e.sock"),
         ])

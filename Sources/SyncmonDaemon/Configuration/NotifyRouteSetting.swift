@@ -106,7 +106,8 @@ public struct NotifyRouteSetting: Sendable, Hashable {
         var info = stat()
         guard stat(path, &info) == 0 else { return "\(path): \(String(cString: strerror(errno)))" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "\(path) is not a regular file" }
-        guard access(path, X_OK) == 0 else { return "\(path) is not executable (chmod +x, or name the interpreter first)" }
+        // Root passes access(X_OK) for any file with one execute bit; none at all is no program.
+        guard info.st_mode & 0o111 != 0, access(path, X_OK) == 0 else { return "\(path) is not executable (chmod +x, or name the interpreter first)" }
         return nil
     }
 }
