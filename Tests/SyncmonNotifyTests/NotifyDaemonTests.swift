@@ -168,6 +168,28 @@ struct NotifyDaemonTests {
         await daemon.stop()
     }
 
+    @Test("on SIGHUP a bad route is refused and a changed one takes a restart: the running routes stay")
+    func reloadKeepsRoutes() async throws {
+        let directory = try TemporaryDirectory(prefix: "smnr")
+        defer { directory.remove() }
+        let (script, log) = try Self.recorder(in: directory)
+        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\n")
+        let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
+        _ = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nwebhook = http://127.0.0.1:1/\n")
+        daemon.signal(SIGHUP)
+        #expect(await Polling.until { daemon.standardError.contains("configuration reload failed") }, "\(daemon.standardError)")
+        #expect(daemon.standardError.contains("2 targets"))
+        _ = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 1s\n\n[notify other]\ncommand = \(script)\n")
+        daemon.signal(SIGHUP)
+        #expect(await Polling.until { daemon.standardError.contains("take a restart") }, "\(daemon.standardError)")
+        let test = try SyncmonProcess.run(["notify", "test", "cmd", "--url", daemon.url])
+        #expect(test.status == 0)
+        #expect(Self.deliveries(log).count == 1)
+        let other = try SyncmonProcess.run(["notify", "test", "other", "--url", daemon.url])
+        #expect(other.status == 2)
+        await daemon.stop()
+    }
+
     @Test("a bad route stops the start with exit 78 naming the file and line")
     func badRoute() throws {
         let directory = try TemporaryDirectory(prefix: "smnb")
