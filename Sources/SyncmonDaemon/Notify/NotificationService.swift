@@ -15,8 +15,10 @@ import SyncmonSystemd
 /// outcome: a restart sends what was owed and nothing that was sent; a `kill -9` between the
 /// decision and the delivery delivers it after the restart, once.
 public final class NotificationService: Service, Sendable {
-    /// The shortest time between two looks at the pairs: a burst of events costs one look.
-    static let lookInterval = TimeSpan.seconds(0.2)
+    /// The shortest time between two looks at the pairs: under a stream of events the routes
+    /// look once a second (every pair's summary, every route), not once per batch. Holds are
+    /// minutes; a second later costs nothing.
+    static let lookInterval = TimeSpan.seconds(Int64(1))
     /// The longest sleep while a deadline waits, so a step of the real-time clock is noticed.
     static let longestSleep = TimeSpan.seconds(Int64(60))
 
