@@ -244,7 +244,10 @@ let package = Package(
         // Notification routes: their settings, targets and the real binary delivering.
         .testTarget(
             name: "SyncmonNotifyTests",
-            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonNotify", "SyncmonSockets", "SyncmonTestSupport"]
+            dependencies: [
+                "SyncmonCore", "SyncmonDaemon", "SyncmonNotify", "SyncmonSockets", "SyncmonTestSupport",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         // Runs the built `syncmon` binary from the outside.
         .testTarget(
