@@ -81,6 +81,10 @@ public struct NotificationMessage: Sendable, Equatable {
         return Array((try? encoder.encode(document)) ?? Data("{}".utf8))
     }
 
+    /// The most of the body `SYNCMON_BODY` holds: Linux refuses to start a program with one
+    /// variable over 128 KiB (the body of 1,000 pairs), and the whole body is on stdin anyway.
+    public static let environmentBodyLimit = 32 * 1024
+
     /// The `SYNCMON_*` variables: the first pair's fields, and how many pairs there are.
     public var environment: [String: String] {
         let first = self.pairs.first
@@ -96,7 +100,7 @@ public struct NotificationMessage: Sendable, Equatable {
             "SYNCMON_DETAIL": first?.detail ?? "",
             "SYNCMON_MESSAGE": first?.message ?? "",
             "SYNCMON_TITLE": self.title,
-            "SYNCMON_BODY": self.body,
+            "SYNCMON_BODY": NotificationText.cut(self.body, toBytes: Self.environmentBodyLimit),
             "SYNCMON_URL": first?.url ?? "",
             "SYNCMON_PAIRS": String(self.pairs.count),
         ]

@@ -80,6 +80,23 @@ struct NotifyDaemonTests {
         await again.stop()
     }
 
+    @Test("1,000 pairs failing at once go out as one notification listing them all")
+    func thousandPairs() async throws {
+        let directory = try TemporaryDirectory(prefix: "smn1")
+        defer { directory.remove() }
+        let (script, log) = try Self.recorder(in: directory)
+        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 1s\ngroup = 2s\n")
+        let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
+        try daemon.send(lines: (0..<1_000).map { Self.export(String(format: "engine%04d", $0), id: "a", failed: true) })
+        let fired = await Polling.until(timeout: .seconds(30)) { Self.deliveries(log).count == 1 }
+        #expect(fired, "\(daemon.standardError)")
+        #expect(Self.deliveries(log).first?.hasPrefix("firing 1000 ") == true, "\(Self.deliveries(log))")
+        let json = (try? String(contentsOfFile: log + ".json", encoding: .utf8)) ?? ""
+        #expect(json.contains(#""count":1000"#) && json.contains("engine0000") && json.contains("engine0999"))
+        #expect(await Polling.holds(for: .seconds(2)) { Self.deliveries(log).count == 1 })
+        await daemon.stop()
+    }
+
     @Test("killed with -9 while a notification is owed, the restarted daemon delivers it once", arguments: [false, true])
     func killedWhileOwed(hang: Bool) async throws {
         let directory = try TemporaryDirectory(prefix: "smnk")
