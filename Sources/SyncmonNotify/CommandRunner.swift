@@ -62,8 +62,10 @@ public enum CommandRunner {
                 io.pump(waitingAtMost: 0.05)
             }
         } else {
-            // What it wrote just before it exited, unless a child it left holds the pipe.
-            io.pump(waitingAtMost: 0.05)
+            // What it wrote just before it exited (up to a pipe's worth), for at most half a
+            // second: a child it left behind may hold the pipe open.
+            let drainEnd = Self.now() + 0.5
+            while io.isStderrOpen, Self.now() < drainEnd { io.pump(waitingAtMost: 0.05) }
         }
         io.close()
         let last = io.lastStderrLine.map { ": \($0)" } ?? ""
@@ -216,6 +218,8 @@ private struct PipeIO {
         if self.stderr >= 0 { Glibc.close(self.stderr) }
         self.stderr = -1
     }
+
+    var isStderrOpen: Bool { self.stderr >= 0 }
 
     /// The last line the command wrote to stderr that is not blank, at most 200 bytes.
     var lastStderrLine: String? {

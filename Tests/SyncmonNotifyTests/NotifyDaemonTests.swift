@@ -97,6 +97,24 @@ struct NotifyDaemonTests {
         await daemon.stop()
     }
 
+    @Test("a pair flapping faster than the hold sends nothing; one that stays broken fires once")
+    func flapping() async throws {
+        let directory = try TemporaryDirectory(prefix: "smnf")
+        defer { directory.remove() }
+        let (script, log) = try Self.recorder(in: directory)
+        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 2s\ngroup = 0s\n")
+        let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
+        for flap in 0..<12 {
+            try daemon.send(lines: [Self.export("notes", id: "f\(flap)", failed: flap.isMultiple(of: 2))])
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        #expect(await Polling.holds(for: .seconds(3)) { Self.deliveries(log).isEmpty }, "\(Self.deliveries(log))")
+        try daemon.send(lines: [Self.export("notes", id: "broken", failed: true)])
+        #expect(await Polling.until(timeout: .seconds(15)) { Self.deliveries(log).count == 1 })
+        #expect(await Polling.holds(for: .seconds(2)) { Self.deliveries(log).count == 1 })
+        await daemon.stop()
+    }
+
     @Test("killed with -9 while a notification is owed, the restarted daemon delivers it once", arguments: [false, true])
     func killedWhileOwed(hang: Bool) async throws {
         let directory = try TemporaryDirectory(prefix: "smnk")

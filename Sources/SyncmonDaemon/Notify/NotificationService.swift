@@ -34,6 +34,8 @@ public final class NotificationService: Service, Sendable {
     private let routes: Locked<[String: RouteSlot]>
     private let wake = WakeUp()
     private let failureLog = Locked(RejectionLimiter(burst: 5, window: .seconds(Int64(60))))
+    /// When the routes last looked at the pairs.
+    private let lastLook = Locked<Timestamp?>(nil)
 
     /// One route's decisions and what it has done, for the metrics.
     struct RouteSlot: Sendable {
@@ -116,11 +118,20 @@ public final class NotificationService: Service, Sendable {
         var due: [(String, RouteNotification)] = []
         var dropped: [(String, Int)] = []
         let present = Set(summaries.map(\.key))
+        let since = self.lastLook.withLock { last in
+            defer { last = now }
+            return last
+        }
+        // Every change of health since the last look, at its own time, then the summaries now:
+        // a pair that broke and recovered between two looks is seen to, and one flapping faster
+        // than the looks never looks steady.
+        let passed = Self.changes(in: monitor, after: since)
         let changed = self.routes.withLock { slots in
             var changed = false
             for name in self.names {
                 guard var slot = slots[name] else { continue }
                 let before = slot.route.state
+                for (key, change) in passed { slot.route.observe(key, summary: change.to, at: change.time) }
                 for (key, summary) in summaries { slot.route.observe(key, summary: summary, at: now) }
                 for key in before.alerts.keys where !present.contains(key) { slot.route.forget(key) }
                 slot.route.advance(to: now)
@@ -152,6 +163,18 @@ public final class NotificationService: Service, Sendable {
             guard let route = self.senders[name]?.route else { return nil }
             return Delivery(route: name, id: notification.id, message: NotificationMessage(notification, route: route, host: self.host, rows: rows, now: now))
         }
+    }
+
+    /// The pairs' changes of health after `time`, oldest first; none for the first look after
+    /// a start (`nil`), which takes the summaries as they are: a restart replays no history.
+    static func changes(in monitor: Monitor, after time: Timestamp?) -> [(PairKey, HealthChange)] {
+        guard let time else { return [] }
+        var passed: [(PairKey, HealthChange)] = []
+        for (key, history) in monitor.histories {
+            guard let last = history.changes.last, last.time > time else { continue }
+            passed += history.changes.reversed().prefix { $0.time > time }.reversed().map { (key, $0) }
+        }
+        return passed.sorted { $0.1.time < $1.1.time }
     }
 
     /// Delivers one notification and records the outcome.
