@@ -181,6 +181,20 @@ let package = Package(
         // For tests of sources and services: `ManualClock`, a `ServiceClock` moved by hand, and
         // `RecordingSourceModel`, a `SourceStateModel` that records what a source says.
         .target(name: "SyncmonContractTesting", dependencies: ["SyncmonContract", "SyncmonCore", "SyncmonLock"]),
+        // Notification targets (docs/notifications.md): commands, sendmail and webhooks, each
+        // delivery with a deadline, off the event loops.
+        .target(
+            name: "SyncmonNotify",
+            dependencies: [
+                "SyncmonCore",
+                "SyncmonWeb",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
@@ -194,6 +208,7 @@ let package = Package(
                 "SyncmonGzip",
                 "SyncmonHost",
                 "SyncmonLock",
+                "SyncmonNotify",
                 "SyncmonRules",
                 "SyncmonSources",
                 "SyncmonStatusAPI",
@@ -277,6 +292,14 @@ let package = Package(
                 "SyncmonSystemd",
                 "SyncmonTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Notification routes: their settings, targets and the real binary delivering.
+        .testTarget(
+            name: "SyncmonNotifyTests",
+            dependencies: [
+                "SyncmonCore", "SyncmonDaemon", "SyncmonNotify", "SyncmonSockets", "SyncmonTestSupport",
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Runs the built `syncmon` binary from the outside.

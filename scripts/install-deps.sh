@@ -39,6 +39,8 @@ if [ "${1:-}" = "--test" ]; then
     # Desktop notifications (Tests/SyncmonSystemdTests/DesktopNotificationBusTests): a session bus
     # and a notification server that logs what it gets.
     packages+=(dbus-daemon python3-dbusmock)
+    # Notifications end to end (scripts/test-notify.sh): a local MTA, apprise.
+    packages+=(exim4-daemon-light apprise)
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

@@ -133,6 +133,7 @@ mkdir -p "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vend
 install -D -m 0644 -t "$root$share/prometheus" deploy/prometheus/syncmon-alerts.yml \
     deploy/prometheus/syncmon-rules.yml deploy/prometheus/prometheus.yml.example deploy/prometheus/syncmon-fleet.yml deploy/prometheus/syncmon-fleet-global.yml
 install -D -m 0644 -t "$root$share/grafana/dashboards" dashboards/syncmon.json dashboards/syncmon-fleet.json
+install -D -m 0755 deploy/notify/syncmon-apprise "$root$share/notify/syncmon-apprise"
 install -D -m 0644 dashboards/provisioning/datasources/prometheus.yml \
     "$root$share/grafana/provisioning/datasources/prometheus.yml"
 # The provisioning example points at the packaged dashboard, so copying it to

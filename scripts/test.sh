@@ -137,6 +137,8 @@ start units-e2e scripts/test-units-e2e.sh
 # syncmon as a user service beside the system one: the shipped user units under a lingering
 # user's manager, the port rule and clients finding the right daemon (about 30 s).
 start user-session scripts/test-user-session.sh
+# Notifications through a real exim4, apprise and an https webhook (about 15 s; docs/notifications.md).
+start notify scripts/test-notify.sh
 # The CI soak (docs/soak.md): a simulated fleet's day through replay and through a live daemon
 # restarted mid-stream, and RSS flatness under 1,000 engines (about 2.5 minutes).
 start soak scripts/soak.sh

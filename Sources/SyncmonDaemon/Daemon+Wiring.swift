@@ -4,6 +4,7 @@ import ServiceLifecycle
 import SyncmonContract
 import SyncmonCore
 import SyncmonSources
+import SyncmonNotify
 import SyncmonSystemd
 import SyncmonWeb
 
@@ -68,6 +69,9 @@ extension Daemon {
             let unitRules = UnitRulesRegistry(subscribe.services.compactMap(\.unitRules))
             renderer.unitRules = unitRules
             renderer.persistence = self.persistence.health
+            // Notification routes (docs/notifications.md), checked at load.
+            let notifications = try self.notifications()
+            renderer.notifications = notifications
             // TLS and basic auth (docs/configuration.md, "Web configuration"); SIGHUP replaces it.
             let web = WebSecurityHolder(configuration.web)
             let http = HTTPService(
@@ -91,6 +95,7 @@ extension Daemon {
                 load: load, running: configuration, store: store, notify: notify, web: web, logLevel: logLevel, rules: unitRules, logger: logger)
             let services: [any Service] =
                 [self.persistence, push] + subscribe.services.map { $0 as any Service } + [http, hostNetwork] + canary + [evaluation, reload, notify]
+                + (notifications.map { [$0 as any Service] } ?? [])
             return (services, hostNetwork)
         }
 
@@ -108,6 +113,19 @@ extension Daemon {
                 reporter.report(store.setHostNetwork(status, now: clock.wallTime()))
                 notify.updateStatus()
             }
+        }
+
+        /// The notification routes' service (docs/notifications.md); nil without routes.
+        private func notifications() throws -> NotificationService? {
+            let routes: [NotificationRouteConfiguration]
+            do throws(NotifySettingError) {
+                routes = try NotifyRouteSetting.resolve(self.configuration.notifyRoutes, lines: self.configuration.sectionLines)
+            } catch {
+                throw DaemonError.configuration(error.description)
+            }
+            guard !routes.isEmpty else { return nil }
+            return try NotificationService(
+                routes: routes, store: self.store, clock: self.clock, stateDirectory: self.configuration.stateDirectory, logger: self.logger)
         }
 
         /// Canaries (docs/canary.md), checked at load: their pairs exist from the start.

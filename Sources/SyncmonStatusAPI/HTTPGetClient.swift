@@ -137,10 +137,13 @@ public final class HTTPGetClient: Sendable {
         accept: String? = nil,
         headers: [(String, String)] = [],
         timeout: Duration? = nil,
-        maximumBodySize: Int = 64 << 20
+        maximumBodySize: Int = 64 << 20,
+        method: HTTPMethod = .GET
     ) async throws(Failure) -> Response {
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw .invalidURL(url) }
         var request = HTTPClientRequest(url: url)
+        // POST for the one request that acts (`syncmon notify test`); everything else reads.
+        request.method = method
         if let accept { request.headers.add(name: "accept", value: accept) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let user = self.options.user {
@@ -153,6 +156,11 @@ public final class HTTPGetClient: Sendable {
         } catch {
             throw Self.classify(error, url: url)
         }
+    }
+
+    /// POSTs to `url` with no body (`syncmon notify test`), as ``get(_:accept:headers:timeout:maximumBodySize:method:)``.
+    public func post(_ url: String, timeout: Duration? = nil) async throws(Failure) -> Response {
+        try await self.get(url, accept: "application/json", timeout: timeout, method: .POST)
     }
 
     public func shutdown() async {

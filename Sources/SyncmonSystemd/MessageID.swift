@@ -35,6 +35,13 @@ public enum MessageID: String, Sendable, Hashable, CaseIterable {
     /// A canary could not write its file or read a peer's, or skipped a bad peer file;
     /// rate-limited.
     case canaryError = "8739894d9ec54976aa8d2a7591f93e0f"
+    /// A notification route delivered a notification (docs/notifications.md).
+    case notificationSent = "acba9f8701064865af96bd2c56fb67bf"
+    /// A notification route's delivery failed; it is tried again with backoff. Rate-limited.
+    case notificationFailed = "b8f241037fa748d79cb90860e51a63e2"
+    /// A notification route dropped pairs owed: they resolved or were forgotten before any
+    /// delivery of their firing.
+    case notificationDropped = "048772c3ef3c4541a645b38c1c3c3a9b"
 
     /// The ID as a metadata value, for `metadata: [SyncmonMetadataKey.messageID: id.metadataValue]`.
     public var metadataValue: Logger.MetadataValue { .string(self.rawValue) }

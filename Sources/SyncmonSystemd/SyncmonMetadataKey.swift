@@ -76,4 +76,10 @@ public enum SyncmonMetadataKey {
     public static let listen = "syncmon.listen"
     /// Whether HTTP basic auth is on; sent as `SYNCMON_BASIC_AUTH`.
     public static let basicAuth = "syncmon.basic_auth"
+    /// A notification route's name (`[notify NAME]`); sent as `SYNCMON_ROUTE`.
+    public static let route = "syncmon.route"
+    /// A notification's event (`firing`, `resolved`, `test`); sent as `SYNCMON_EVENT`.
+    public static let notificationEvent = "syncmon.event"
+    /// How many pairs a notification covers; sent as `SYNCMON_PAIRS`.
+    public static let notificationPairs = "syncmon.pairs"
 }

@@ -67,6 +67,19 @@ public final class StreamTestServer: @unchecked Sendable {
             }
         }
 
+        /// Reads the `length` bytes of a request body that follow the head (`content-length`):
+        /// what a webhook receiver was sent.
+        public func readBody(length: Int) throws -> [UInt8] {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while self.buffered.count < length {
+                let count = (try? self.socket.receive(into: &chunk)) ?? 0
+                guard count > 0 else { throw TestSupportError("connection closed before the body ended") }
+                self.buffered.append(contentsOf: chunk[..<count])
+            }
+            defer { self.buffered.removeFirst(length) }
+            return Array(self.buffered[..<length])
+        }
+
         private func headEnd() -> Int? {
             guard self.buffered.count >= 4 else { return nil }
             for index in 0...(self.buffered.count - 4)

@@ -139,6 +139,12 @@ struct DaemonCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        // Notification routes (docs/notifications.md): a bad route is exit 78 naming its line.
+        do throws(NotifySettingError) {
+            _ = try NotifyRouteSetting.resolve(configuration.notifyRoutes, lines: configuration.sectionLines)
+        } catch {
+            throw ValidationError("\(configuration.configFile ?? "configuration"): \(error.description)")
+        }
         // Each source is made once here, to find what it needs (a Syncthing source's key file, a
         // unit source's rules) before anything starts; the daemon makes its own at start.
         do throws(SourceCheckError) {

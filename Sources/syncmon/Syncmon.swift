@@ -18,7 +18,7 @@ struct Syncmon: AsyncParsableCommand {
         version: SyncmonVersion.version,
         subcommands: [
             DaemonCommand.self, StatusCommand.self, EmitCommand.self, WrapCommand.self, ForgetCommand.self, ReplayCommand.self,
-            SimulateCommand.self, RulesCommand.self,
+            SimulateCommand.self, RulesCommand.self, NotifyCommand.self,
         ]
     )
 

@@ -212,7 +212,7 @@ struct ConfigFileTests {
             ("no-progress-after = -5s\n", 1, "not a duration"),
             ("retry-loop-after = 5 minutes\n", 1, "not a duration"),
             ("[engine photos\n", 1, "unterminated section header"),
-            ("# c\n[service]\n", 2, "sections are written [engine NAME], [source NAME] or [canary ENGINE/DATABASE]"),
+            ("# c\n[service]\n", 2, "sections are written [engine NAME], [source NAME], [canary ENGINE/DATABASE] or [notify NAME]"),
             ("[engine]\n", 1, "sections are written [engine NAME]"),
             ("[engine a b]\n", 1, "sections are written [engine NAME]"),
             ("[source -bad]\n", 1, "invalid source name -bad"),

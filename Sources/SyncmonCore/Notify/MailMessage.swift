@@ -6,7 +6,12 @@ public enum MailMessage {
 
     /// The whole message.
     public static func render(_ text: NotificationText, from: String, to: [String], kind: RouteNotification.Kind) -> String {
-        let subject = NotificationText.cut("[syncmon] " + text.title, toBytes: Self.subjectLimit)
+        Self.render(title: text.title, body: text.body, from: from, to: to, event: kind.rawValue)
+    }
+
+    /// The whole message of `title` and `body`; `event` is `firing`, `resolved` or `test`.
+    public static func render(title: String, body: String, from: String, to: [String], event: String) -> String {
+        let subject = NotificationText.cut("[syncmon] " + title, toBytes: Self.subjectLimit)
         let headers = [
             "From: \(from)",
             "To: \(to.joined(separator: ", "))",
@@ -15,9 +20,9 @@ public enum MailMessage {
             "Content-Type: text/plain; charset=utf-8",
             "Content-Transfer-Encoding: 8bit",
             "Auto-Submitted: auto-generated",
-            "X-Syncmon-Event: \(kind.rawValue)",
+            "X-Syncmon-Event: \(event)",
         ]
-        return headers.joined(separator: "\n") + "\n\n" + text.body
+        return headers.joined(separator: "\n") + "\n\n" + body
     }
 
     /// `value` as it may stand in a header: as it is when printable ASCII, else RFC 2047

@@ -42,6 +42,9 @@ public enum ConfigFile {
             if line.hasPrefix("[") {
                 (section, sectionName) = try Self.header(line, number: number)
                 section.open(&configuration, sectionName)
+                if let word = section.word, configuration.sectionLines["\(word) \(sectionName)"] == nil {
+                    configuration.sectionLines["\(word) \(sectionName)"] = number
+                }
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else { throw ParseError(line: number, message: "expected key = value") }

@@ -64,6 +64,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     package var canaries: [String: CanarySetting] = [:]
     /// `--canary ENGINE/DATABASE=PATH` values, which set (or override) those canaries' paths.
     public var canaryFlags: [String] = []
+    /// Notification routes by name (`[notify NAME]` sections, docs/notifications.md).
+    public var notifyRoutes: [String: NotifyRouteSetting] = [:]
+    /// The line of each section's header in the configuration file, by `WORD NAME`: for errors
+    /// about a section as a whole (a route without a target).
+    public var sectionLines: [String: Int] = [:]
 
     /// Defaults for the current user and environment (docs/protocol.md#transports, docs/operations.md#systemd): systemd's
     /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the

@@ -29,6 +29,7 @@ extension DaemonSetting {
         + StallReason.thresholdReasons.map(DaemonSetting.threshold)
         + [.allowedUsers, .allowedGroups, .apiKeyFile, .sourceUnit, .sourcePhase, .sourceDatabase, .sourceRules]
         + DaemonSetting.canarySettings
+        + DaemonSetting.notifySettings
 
     /// The setting whose file key or flag is `name` (`no-progress-after`, `--web.config.file`).
     public static func named(_ name: String) -> DaemonSetting? {

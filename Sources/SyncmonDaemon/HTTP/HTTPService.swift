@@ -329,6 +329,20 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.stream(streamed, head: head, extraHeaders: extraHeaders, context: context)
             return
         }
+        // Notification requests may wait for a delivery: answered from a task, written back here.
+        if let answer = self.router.notifyResponse(for: request, now: now) {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            Task {
+                let response = await answer()
+                eventLoop.execute {
+                    let (handler, context) = bound.value
+                    guard !handler.removed else { return }
+                    handler.write(response, head: head, extraHeaders: extraHeaders, context: context)
+                }
+            }
+            return
+        }
         self.write(self.router.respond(to: request, now: now), head: head, extraHeaders: extraHeaders, context: context)
     }
 

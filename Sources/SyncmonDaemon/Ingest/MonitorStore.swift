@@ -53,6 +53,8 @@ public final class MonitorStore: Sendable {
     private let changed = WakeUp()
     /// Wakes the saver when the state turns dirty, so an idle saver sleeps instead of polling.
     private let dirtied = WakeUp()
+    /// Wakes the notification routes when the generation moves (a summary may have changed).
+    private let changedForNotifications = WakeUp()
 
     public init(configuration: MonitorConfiguration) {
         self.state = Locked(State(monitor: Monitor(configuration: configuration)))
@@ -222,6 +224,7 @@ public final class MonitorStore: Sendable {
         }
         if wakes.earlierLook { self.earlierLook.signal() }
         if wakes.changed { self.changed.signal() }
+        if wakes.changed { self.changedForNotifications.signal() }
         if wakes.dirtied { self.dirtied.signal() }
         return result
     }
@@ -266,6 +269,11 @@ public final class MonitorStore: Sendable {
     /// meanwhile), or when the task is cancelled: the notify service's cue to look at `STATUS=`.
     public func waitForChange() async {
         await self.changed.wait()
+    }
+
+    /// As ``waitForChange()``, for the notification service (a waiter of its own).
+    public func waitForChangeForNotifications() async {
+        await self.changedForNotifications.wait()
     }
 
     /// Returns once the state turned dirty since the last call returned (at once if it did

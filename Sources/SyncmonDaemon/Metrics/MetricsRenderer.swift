@@ -18,6 +18,8 @@ public struct MetricsRenderer: Sendable {
     public var persistence = PersistenceHealth()
     /// The `unit:` sources' rules, for `syncmon_rules_reload_failures_total`.
     package var unitRules = UnitRulesRegistry()
+    /// The notification routes, for `syncmon_notifications_*` (docs/notifications.md).
+    public var notifications: NotificationService? = nil
 
     public init(version: String, revision: String) {
         self.version = version
@@ -371,6 +373,7 @@ public struct MetricsRenderer: Sendable {
         for (pair, restarts) in self.sources.unitRestarts.samples() {
             writer.sample(Families.unitRestarts, labels: LabelSet(["engine": pair.engine.description, "database": pair.database.description]), value: restarts)
         }
+        self.writeNotifications(into: &writer)
 
     }
 
