@@ -28,9 +28,6 @@ public struct HistoryStrip: Sendable, Equatable {
     public static let window = TimeSpan.seconds(Int64(86_400))
     /// The most stretches drawn one by one.
     public static let maximumStretches = 24
-    /// The narrowest a stretch is drawn, in seconds (4 minutes: about a pixel of a phone's strip),
-    /// so that a short one is seen; its title keeps its real times.
-    static let narrowest: Int64 = 240
 
     public var start: Timestamp
     public var now: Timestamp
@@ -78,13 +75,14 @@ public struct HistoryStrip: Sendable, Equatable {
         let startSeconds = self.start.microseconds / 1_000_000
         for stretch in self.stretches {
             let x = stretch.start.microseconds / 1_000_000 - startSeconds
-            let width = max(stretch.end.microseconds / 1_000_000 - startSeconds - x, Self.narrowest)
+            // A stretch of seconds is seen all the same: the stylesheet strokes each rect 3 px wide.
+            let width = stretch.end.microseconds / 1_000_000 - startSeconds - x
             html.raw("<rect class=\"")
             html.raw(stretch.health.stripClass)
             html.raw("\" x=\"")
             html.number(x)
             html.raw("\" width=\"")
-            html.number(min(width, 86_400 - x))
+            html.number(width)
             html.raw("\"><title>")
             html.text(Self.title(stretch, now: self.now, detailed: detailed))
             html.raw("</title></rect>")

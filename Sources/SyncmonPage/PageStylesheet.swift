@@ -1,7 +1,8 @@
 /// The pages' one stylesheet (docs/page.md, "Colours"): calm greys, one colour per health state,
 /// light and dark by `prefers-color-scheme`, and below 760 px each row a card, so that a phone
 /// (390 px) reads it without scrolling sideways. No inline style anywhere (the CSP forbids it):
-/// the strip's stretches are coloured by class and sized by it (`height`), which keeps rows short.
+/// the strip's stretches are coloured by class and sized by it (`height`), which keeps rows short,
+/// and stroked 3 px wide so that a stretch of a few seconds in a day's strip is still seen.
 enum PageStylesheet {
     static let text = """
         :root{color-scheme:light dark;--bg:#f6f7f9;--fg:#1f2328;--muted:#59636e;--card:#fff;--line:#d8dee4;--none:#e4e8ec;\
@@ -35,11 +36,11 @@ enum PageStylesheet {
         .s-throttled{--c:var(--throttled)}.s-throttled::before{content:"⏸ "}
         .s-stopped{--c:var(--stopped)}.s-stopped::before{content:"■ "}
         .s-unknown{--c:var(--unknown)}.s-unknown::before{content:"? "}
-        .h-ok{fill:var(--ok)}.h-error{fill:var(--error)}.h-engine_down{fill:var(--down)}.h-stalled{fill:var(--stalled)}
-        .h-no_network,.h-account_not_available{fill:var(--warn)}.h-retrying{fill:var(--retry)}.h-throttled{fill:var(--throttled)}
-        .h-stopped{fill:var(--stopped)}.h-unknown{fill:var(--unknown)}
+        .h-ok{--c:var(--ok)}.h-error{--c:var(--error)}.h-engine_down{--c:var(--down)}.h-stalled{--c:var(--stalled)}
+        .h-no_network,.h-account_not_available{--c:var(--warn)}.h-retrying{--c:var(--retry)}.h-throttled{--c:var(--throttled)}
+        .h-stopped{--c:var(--stopped)}.h-unknown{--c:var(--unknown)}
         main svg{display:block;width:100%;height:14px;background:var(--none);border-radius:3px;overflow:hidden}
-        main svg rect{height:1px}
+        main svg rect{height:1px;fill:var(--c);stroke:var(--c);stroke-width:3px;vector-effect:non-scaling-stroke}
         .pairs td:empty::after{content:"—"}
         table{width:100%;border-collapse:separate;border-spacing:0;background:var(--card);border:1px solid var(--line);border-radius:10px}
         th{text-align:left;font-size:12px;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}

@@ -34,7 +34,7 @@ struct HistoryStripTests {
         }
     }
 
-    @Test("each stretch is a rect at its start, in seconds of the window, with a title saying when, what and why")
+    @Test("each stretch is a rect from its start to its end, in seconds of the window, with a title saying when, what and why")
     func drawn() {
         let changes = [
             HealthChange(time: PageFixture.ago(3000), from: nil, to: .succeeded),
@@ -48,7 +48,7 @@ struct HistoryStripTests {
         #expect(svg.components(separatedBy: "<rect").count - 1 == 3)
         #expect(svg.contains("<rect class=\"h-ok\" x=\"0\" width=\"82800\"><title>2026-11-27 12:00–11:00 succeeded</title></rect>"))
         #expect(svg.contains("<rect class=\"h-error\" x=\"82800\" width=\"3540\"><title>11:00–11:59 error</title></rect>"))
-        // A minute's stretch is drawn 4 minutes wide (seen), cut at the strip's end.
+        // A minute's stretch is a minute wide (the stylesheet's stroke makes it seen).
         #expect(svg.contains("<rect class=\"h-ok\" x=\"86340\" width=\"60\"><title>11:59–now succeeded</title></rect>"))
         // The pair's page says why.
         var detailed = HTMLWriter()
