@@ -36,6 +36,9 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(victoria-metrics)  # scripts/test-fleet.sh: the remote-write store
     # unit: sources end to end (scripts/test-units-e2e.sh): the system bus and the services watched.
     packages+=(dbus unison lsyncd)
+    # The status page in a real browser (scripts/test-page.sh): headless Chromium driven by
+    # selenium; certutil (libnss3-tools) makes the browser trust the test CA.
+    packages+=(chromium chromium-driver python3-selenium libnss3-tools)
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

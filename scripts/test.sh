@@ -70,6 +70,9 @@ scripts/test-units-e2e.sh
 scripts/test-faults.sh
 scripts/soak.sh
 # --- end of reliability ---------------------------------------------------------------------------
+# The status page in headless Chromium: rows and strips against the API, CSP, no outside request,
+# a hostile message inert, no JavaScript, 390 px, TLS and basic auth (about 1 minute; docs/page.md).
+scripts/test-page.sh
 # The Swift suites in two runs: everything, then the client suite on its own (issue 31 wants
 # one). The client's connection task runs on Swift's cooperative pool, two threads on two cores,
 # and its tests wait at most 10 s for it; in one run with every suite (real daemons started by

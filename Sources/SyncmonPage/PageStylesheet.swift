@@ -26,14 +26,14 @@ enum PageStylesheet {
         .stale{color:var(--warn);font-weight:600}
         .b,b[class]{display:inline-block;white-space:nowrap;font-size:12.5px;font-weight:600;line-height:20px;padding:0 9px;border-radius:11px;\
         color:var(--c);border:1px solid color-mix(in srgb,var(--c) 45%,transparent);background:color-mix(in srgb,var(--c) 11%,transparent)}
-        .b::before,b[class]::before{content:"! "}
+        :where(.b,b[class])::before{content:"! "}
         .s-ok{--c:var(--ok)}.s-ok::before{content:"✓ "}
         .s-error{--c:var(--error)}.s-error::before,.s-engine_down::before{content:"✕ "}
         .s-engine_down{--c:var(--down)}
         .s-stalled{--c:var(--stalled)}
         .s-no_network,.s-account_not_available{--c:var(--warn)}
         .s-retrying{--c:var(--retry)}.s-retrying::before{content:"↻ "}
-        .s-throttled{--c:var(--throttled)}.s-throttled::before{content:"⏸ "}
+        .s-throttled{--c:var(--throttled)}.s-throttled::before{content:"‖ "}
         .s-stopped{--c:var(--stopped)}.s-stopped::before{content:"■ "}
         .s-unknown{--c:var(--unknown)}.s-unknown::before{content:"? "}
         .h-ok{--c:var(--ok)}.h-error{--c:var(--error)}.h-engine_down{--c:var(--down)}.h-stalled{--c:var(--stalled)}
@@ -47,10 +47,11 @@ enum PageStylesheet {
         th,td{padding:9px 12px;vertical-align:middle;border-bottom:1px solid var(--line)}
         tbody tr:last-child td{border-bottom:0}
         td{font-size:14px}
-        .pairs td:nth-child(1){font-weight:600;overflow-wrap:anywhere}
+        .pairs td:nth-child(1){font-weight:600;white-space:nowrap}
         .pairs td:nth-child(3),.detail{overflow-wrap:anywhere;color:var(--fg)}
+        .pairs td:nth-child(3){min-width:16em}
         .pairs td:nth-child(4),.pairs td:nth-child(5),.pairs td:nth-child(6){white-space:nowrap;color:var(--muted)}
-        .pairs th:nth-child(7),.pairs td:nth-child(7){width:22%;min-width:140px}
+        .pairs th:nth-child(7),.pairs td:nth-child(7){width:18%;min-width:140px}
         .legend{display:flex;flex-wrap:wrap;gap:6px 14px;list-style:none;padding:0;margin:10px 0;color:var(--muted);font-size:12.5px}
         .legend li::before{content:"";display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;background:var(--c)}
         .legend .l-none{--c:var(--none)}
@@ -71,12 +72,13 @@ enum PageStylesheet {
         .pairs tr{padding:10px 12px;border-bottom:1px solid var(--line)}
         .pairs tbody tr:last-child{border-bottom:0}
         .pairs td{border:0;padding:2px 0}
-        .pairs td:nth-child(1){display:inline;font-size:15px;margin-right:8px}
+        .pairs td:nth-child(1){display:inline;font-size:15px;margin-right:8px;white-space:normal;overflow-wrap:anywhere}
         .pairs td:nth-child(2){display:inline}
         .pairs td:nth-child(4),.pairs td:nth-child(5),.pairs td:nth-child(6){display:inline-block;font-size:13px;margin-right:12px}
         .pairs td:nth-child(4)::before{content:"import "}
         .pairs td:nth-child(5)::before{content:"export "}
         .pairs td:nth-child(6)::before{content:"canary "}
+        .pairs td:nth-child(3){min-width:0}
         .pairs td:nth-child(7){width:auto;min-width:0;padding-top:6px}
         .pairs td:empty{display:none}
         dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:6px}
