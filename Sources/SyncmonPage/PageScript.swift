@@ -26,7 +26,9 @@ enum PageScript {
           function apply(doc) {
             document.querySelectorAll("[data-live]").forEach(function (old) {
               var fresh = doc.getElementById(old.id);
-              if (!fresh || fresh.outerHTML === old.outerHTML) { return; }
+              // The first pair or the last one gone: the page changes shape, so it is loaded anew.
+              if (!fresh || fresh.tagName !== old.tagName) { location.reload(); return; }
+              if (fresh.outerHTML === old.outerHTML) { return; }
               if (old.tagName === "TBODY") { swapRows(old, fresh); } else { old.replaceWith(document.importNode(fresh, true)); }
             });
             document.title = doc.title;
