@@ -195,6 +195,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The status page (docs/page.md): HTML written by one escaping writer, its CSS and script
+        // embedded. Pure: the state model and the time in, bytes out.
+        .target(name: "SyncmonPage", dependencies: ["SyncmonCore"]),
         // The running service: push ingest, HTTP, metrics, journald, sd_notify, persistence.
         .target(
             name: "SyncmonDaemon",
@@ -214,6 +217,7 @@ let package = Package(
                 "SyncmonStatusAPI",
                 "SyncmonSystemd",
                 "SyncmonWeb",
+                "SyncmonPage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -246,7 +250,7 @@ let package = Package(
         // `swift run -c release syncmon-bench`: the in-process hot-path benchmark.
         .executableTarget(
             name: "SyncmonBenchmark",
-            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonHost", "SyncmonRules", "SyncmonSockets"]
+            dependencies: ["SyncmonCore", "SyncmonDaemon", "SyncmonExposition", "SyncmonHost", "SyncmonRules", "SyncmonSockets", "SyncmonPage"]
         ),
         // Shared by the test targets: fixture loading, JSON subset matching, running the binary.
         .target(name: "SyncmonTestSupport", dependencies: ["SyncmonCore", "SyncmonSockets"]),
@@ -262,6 +266,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SyncmonWebTests", dependencies: ["SyncmonWeb"]),
+        .testTarget(name: "SyncmonPageTests", dependencies: ["SyncmonPage", "SyncmonCore", "SyncmonSockets", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonGzipTests", dependencies: ["SyncmonGzip", "SyncmonTestSupport"]),
         .testTarget(name: "SyncmonSocketsTests", dependencies: ["SyncmonLock", "SyncmonSockets"]),
         .testTarget(

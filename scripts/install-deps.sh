@@ -41,6 +41,9 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(dbus-daemon python3-dbusmock)
     # Notifications end to end (scripts/test-notify.sh): a local MTA, apprise.
     packages+=(exim4-daemon-light apprise)
+    # The status page in a real browser (scripts/test-page.sh): headless Chromium driven by
+    # selenium; certutil (libnss3-tools) makes the browser trust the test CA.
+    packages+=(chromium chromium-driver python3-selenium libnss3-tools)
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

@@ -139,6 +139,9 @@ start units-e2e scripts/test-units-e2e.sh
 start user-session scripts/test-user-session.sh
 # Notifications through a real exim4, apprise and an https webhook (about 15 s; docs/notifications.md).
 start notify scripts/test-notify.sh
+# The status page in headless Chromium: rows and strips against the API, CSP, no outside request,
+# a hostile message inert, no JavaScript, 390 px, TLS and basic auth (about 1 minute; docs/page.md).
+start page scripts/test-page.sh
 # The CI soak (docs/soak.md): a simulated fleet's day through replay and through a live daemon
 # restarted mid-stream, and RSS flatness under 1,000 engines (about 2.5 minutes).
 start soak scripts/soak.sh

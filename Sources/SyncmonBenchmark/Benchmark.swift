@@ -21,7 +21,7 @@ import Glibc
 struct Benchmark {
     static func main() throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        // `--only SECTION` runs one section (decode, replay, render, daemon, latency, rules): handy
+        // `--only SECTION` runs one section (decode, replay, render, daemon, latency, rules, page): handy
         // while profiling one figure.
         var only: String?
         if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
@@ -43,6 +43,7 @@ struct Benchmark {
         }
         if selected("latency") { try Self.latency(binary: binary) }
         if selected("rules") { try Self.rules(lines: 200_000) }
+        if selected("page") { Self.renderPage() }
     }
 
     /// Decode + apply, best of three passes over the same lines (a warm steady state).

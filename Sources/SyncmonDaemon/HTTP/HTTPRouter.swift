@@ -143,9 +143,8 @@ public struct HTTPRouter: Sendable {
             response.headers.append(("allow", "GET, HEAD"))
             return response
         }
+        if let page = self.page(for: request, now: now) { return page }
         switch request.path {
-        case "/":
-            return HTTPResponse(status: .ok, contentType: "text/html; charset=utf-8", body: Array(Self.landingPage.utf8))
         case "/metrics":
             let format = ExpositionFormat.negotiate(accept: request.accept)
             let snapshot = self.store.snapshot()
@@ -201,22 +200,6 @@ public struct HTTPRouter: Sendable {
         let document = self.store.snapshot().monitor.history(at: now, engine: engine, database: database, since: since)
         return HTTPResponse(status: .ok, contentType: "application/json", body: document.json())
     }
-
-    static let landingPage = """
-        <!DOCTYPE html>
-        <html><head><meta charset="utf-8"><title>syncmon</title></head>
-        <body>
-        <h1>syncmon</h1>
-        <p>Watches sync engines: setup, import and export state, stalls, account and network.</p>
-        <ul>
-        <li><a href="/metrics">/metrics</a> — Prometheus metrics</li>
-        <li><a href="/api/v1/status">/api/v1/status</a> — status JSON (<code>?engine=NAME</code> for one engine)</li>
-        <li><a href="/api/v1/history">/api/v1/history</a> — each pair's changes of health, the last 7 days</li>
-        <li><a href="/healthz">/healthz</a> — liveness</li>
-        </ul>
-        </body></html>
-
-        """
 }
 
 /// The size of the previous `/metrics` body, so the next render reserves enough at once.
