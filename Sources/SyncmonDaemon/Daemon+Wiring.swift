@@ -3,8 +3,8 @@ import NIOCore
 import ServiceLifecycle
 import SyncmonContract
 import SyncmonCore
-import SyncmonSources
 import SyncmonNotify
+import SyncmonSources
 import SyncmonSystemd
 import SyncmonWeb
 

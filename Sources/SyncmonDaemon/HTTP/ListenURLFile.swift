@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import SyncmonContract
 import SyncmonHost
 import SyncmonSystemd
 

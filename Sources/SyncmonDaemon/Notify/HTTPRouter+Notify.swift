@@ -1,5 +1,6 @@
 import FoundationEssentials
 import NIOHTTP1
+import SyncmonContract
 import SyncmonCore
 import SyncmonNotify
 

@@ -1,6 +1,7 @@
 import Logging
 import NIOPosix
 import ServiceLifecycle
+import SyncmonContract
 import SyncmonCore
 import SyncmonLock
 import SyncmonNotify

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SyncmonContract
 import SyncmonCore
 
 /// Where the notification routes remember what they sent and owe across restarts and crashes
