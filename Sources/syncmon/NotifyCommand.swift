@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SyncmonStatusAPI
 
 /// `syncmon notify`: the running daemon's notification routes (docs/notifications.md).
@@ -50,10 +50,27 @@ struct NotifyTestCommand: AsyncParsableCommand {
 
     @OptionGroup var daemon: NotifyDaemonOptions
 
+    /// `text` for a query value: the unreserved characters as they are, every other byte as
+    /// `%XX` (a route name never needs it; whatever was typed still reaches the daemon whole).
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     func run() async throws {
         // The route's own timeout bounds the delivery; the request waits a little longer.
         let (client, base) = try self.daemon.client(timeout: .seconds(330))
-        let encoded = self.route.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? self.route
+        let encoded = Self.percentEncoded(self.route)
         let response: HTTPGetClient.Response
         do {
             response = try await client.post(base + "/api/v1/notify/test?route=" + encoded)
