@@ -212,8 +212,12 @@ def expect_quiet(driver, origin, what):
 
 
 def rows(driver):
-    return [(row.get_attribute("data-pair"), row.get_attribute("data-summary"), row.find_element(By.CSS_SELECTOR, "td:nth-child(3)").text)
-            for row in driver.find_elements(By.CSS_SELECTOR, "tbody#rows tr")]
+    # Read in one script, at one instant: the page's own refresh may replace the rows between
+    # element-by-element reads (a stale element on a busy machine).
+    return [tuple(row) for row in driver.execute_script("""
+        return Array.from(document.querySelectorAll('tbody#rows tr')).map(row =>
+            [row.getAttribute('data-pair'), row.getAttribute('data-summary'),
+             row.querySelector('td:nth-child(3)').innerText.trim()]);""")]
 
 
 def table_details(daemon):
@@ -240,12 +244,15 @@ def expected_strip(changes, now):
 
 
 def strips(driver):
-    drawn = {}
-    for row in driver.find_elements(By.CSS_SELECTOR, "tbody#rows tr"):
-        drawn[row.get_attribute("data-pair")] = [
-            (int(rect.get_attribute("x")), rect.get_attribute("class"), rect.find_element(By.TAG_NAME, "title").get_attribute("textContent"))
-            for rect in row.find_elements(By.CSS_SELECTOR, "svg rect")]
-    return drawn
+    # One script, one instant, as rows() (the refresh replaces the strips too).
+    drawn = driver.execute_script("""
+        const drawn = {};
+        for (const row of document.querySelectorAll('tbody#rows tr')) {
+            drawn[row.getAttribute('data-pair')] = Array.from(row.querySelectorAll('svg rect')).map(rect =>
+                [parseInt(rect.getAttribute('x')), rect.getAttribute('class'), rect.querySelector('title').textContent]);
+        }
+        return drawn;""")
+    return {pair: [tuple(rect) for rect in rects] for pair, rects in drawn.items()}
 
 
 # --- the daemon, two pairs of every summary -------------------------------------------------------

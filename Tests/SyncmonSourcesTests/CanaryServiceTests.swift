@@ -22,7 +22,7 @@ struct CanaryServiceTests {
         let service = CanaryService(
             canaries: [(key, configuration)], model: harness.model, clock: harness.clock, stateDirectory: harness.directory.path,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let task = Task { try await service.run() }
+        let task = Task(executorPreference: serviceExecutor) { try await service.run() }
         defer { task.cancel() }
         #expect(await harness.advance { FileManager.default.fileExists(atPath: folder + "/.syncmon/canary-me.json") })
         #expect(await harness.advance { Self.statuses(harness.model).last?.seq == 1 }, "\(harness.model.calls)")

@@ -35,7 +35,7 @@ final class SourceHarness: Sendable {
     /// Runs `source` until `body` returns, then cancels it and waits for it to stop.
     func run(_ source: any EventSource, _ body: () async throws -> Void) async rethrows {
         let context = self.context
-        let task = Task { await source.run(in: context) }
+        let task = Task(executorPreference: serviceExecutor) { await source.run(in: context) }
         defer { task.cancel() }
         try await body()
         task.cancel()
