@@ -187,6 +187,8 @@ let package = Package(
             name: "SyncmonNotify",
             dependencies: [
                 "SyncmonCore",
+                "SyncmonLock",
+                "SyncmonSystemd",
                 "SyncmonWeb",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -303,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "SyncmonNotifyTests",
             dependencies: [
-                "SyncmonCore", "SyncmonDaemon", "SyncmonNotify", "SyncmonSockets", "SyncmonTestSupport",
+                "SyncmonCore", "SyncmonDaemon", "SyncmonNotify", "SyncmonSockets", "SyncmonSystemd", "SyncmonTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),

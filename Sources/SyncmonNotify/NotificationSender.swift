@@ -12,6 +12,7 @@ public final class NotificationSender: Sendable {
     public let route: NotificationRouteConfiguration
     private let pool: NIOThreadPool
     private let webhook: WebhookSender?
+    private let desktop = DesktopSender()
 
     /// `pool` runs the commands; shared by every route's sender.
     public init(route: NotificationRouteConfiguration, pool: NIOThreadPool) throws {
@@ -35,6 +36,9 @@ public final class NotificationSender: Sendable {
             }
         case .webhook:
             return await self.webhook?.send(message.json, timeout: timeout) ?? .failed("no webhook client")
+        case .desktop:
+            let desktop = self.desktop
+            return await self.blocking { desktop.send(message, timeoutSeconds: timeout) }
         }
     }
 

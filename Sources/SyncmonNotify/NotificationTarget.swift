@@ -1,18 +1,21 @@
 /// Where a route delivers (docs/notifications.md): exactly one of a command, mail through the
-/// system's sendmail, or a webhook.
+/// system's sendmail, a webhook, or the desktop of the user the daemon runs as.
 public enum NotificationTarget: Sendable {
     /// The program and its arguments, run without a shell.
     case command([String])
     /// A message for `to`, from `from`, handed to `sendmail -t -oi`.
     case mail(to: [String], from: String, sendmail: String)
     case webhook(WebhookTarget)
+    /// `org.freedesktop.Notifications` on the session bus (docs/user-sessions.md).
+    case desktop
 
-    /// `command`, `mail` or `webhook`, for `syncmon notify list`.
+    /// `command`, `mail`, `webhook` or `desktop`, for `syncmon notify list`.
     public var kind: String {
         switch self {
         case .command: "command"
         case .mail: "mail"
         case .webhook: "webhook"
+        case .desktop: "desktop"
         }
     }
 }

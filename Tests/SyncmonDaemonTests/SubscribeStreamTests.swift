@@ -24,12 +24,13 @@ struct SubscribeStreamTests {
     /// Waits until the engine's fetched count and the subscribe received count are `count`, then
     /// checks they stay there (nothing arrives twice later).
     static func expectExactly(
-        _ count: Int, _ daemon: DaemonProcess, _ engine: String, received: Int? = nil, fileID: String = #fileID, filePath: String = #filePath,
+        _ count: Int, _ daemon: DaemonProcess, _ engine: String, received: Int? = nil, within timeout: Duration = .seconds(15),
+        fileID: String = #fileID, filePath: String = #filePath,
         sourceLine: Int = #line, column: Int = #column
     ) async {
         let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: sourceLine, column: column)
         let expectedReceived = Double(received ?? count)
-        let reached = await Polling.until(timeout: .seconds(15)) {
+        let reached = await Polling.until(timeout: timeout) {
             Self.fetched(daemon, engine) == Double(count) && Self.received(daemon) == expectedReceived
         }
         #expect(
@@ -173,7 +174,9 @@ struct SubscribeStreamTests {
                 }
             }
             var server = try serve(1..<6)
-            await Self.expectExactly(5, daemon, engine)
+            // The source has been failing since the start, so its next try may be up to the
+            // backoff's cap (30 s and jitter) away on a busy machine.
+            await Self.expectExactly(5, daemon, engine, within: .seconds(45))
             #expect((try daemon.metrics()).value("syncmon_source_up", ["source": "engine"]) == 1)
 
             // The engine restarts: the source goes down, comes back, and the new lines count.
@@ -184,7 +187,7 @@ struct SubscribeStreamTests {
             #expect(lost)
             server = try serve(6..<9)
             defer { server.stop() }
-            await Self.expectExactly(8, daemon, engine)
+            await Self.expectExactly(8, daemon, engine, within: .seconds(45))
 
             let metrics = try daemon.metrics()
             #expect(metrics.value("syncmon_source_up", ["source": "engine"]) == 1)

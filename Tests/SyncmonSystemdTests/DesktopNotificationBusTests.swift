@@ -7,54 +7,8 @@ import Testing
 /// server (python3-dbusmock's `notification_daemon` template, which logs every call it gets).
 @Suite("Desktop notifications on a session bus", .serialized)
 struct DesktopNotificationBusTests {
-    /// A private session bus, with or without a notification server on it.
-    final class SessionBus {
-        let directory: TemporaryDirectory
-        let address: String
-        let log: String
-        private var processes: [Process] = []
-
-        init(withServer: Bool) async throws {
-            self.directory = try TemporaryDirectory(prefix: "smbus")
-            self.address = "unix:path=" + self.directory.path("bus")
-            self.log = self.directory.path("server.log")
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-            daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=" + self.address]
-            try daemon.run()
-            self.processes.append(daemon)
-            let socket = self.directory.path("bus")
-            #expect(await Polling.until { FileManager.default.fileExists(atPath: socket) }, "dbus-daemon made no socket")
-            guard withServer else { return }
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            server.arguments = [
-                "-m", "dbusmock", "--session", "--template", "notification_daemon", "-l", self.log,
-                "-p", #"{"capabilities": "actions body body-markup body-hyperlinks"}"#,
-            ]
-            server.environment = ["DBUS_SESSION_BUS_ADDRESS": self.address, "PATH": "/usr/bin:/bin"]
-            server.standardOutput = FileHandle.nullDevice
-            try server.run()
-            self.processes.append(server)
-            let address = self.address
-            let up = await Polling.until(timeout: .seconds(20)) { (try? DesktopNotificationBus(address: address).capabilities()) != nil }
-            #expect(up, "the notification server did not come up on the bus")
-        }
-
-        func calls() -> String {
-            (try? String(contentsOfFile: self.log, encoding: .utf8)) ?? ""
-        }
-
-        deinit {
-            // SIGKILL and a blocking waitpid: nothing to flush, and Foundation's
-            // waitUntilExit spins a run loop on the calling (cooperative) thread.
-            for process in self.processes.reversed() {
-                kill(process.processIdentifier, SIGKILL)
-                var status: Int32 = 0
-                _ = waitpid(process.processIdentifier, &status, 0)
-            }
-            self.directory.remove()
-        }
+    static func session(server: Bool) async throws -> NotificationServerBus {
+        try await NotificationServerBus(server: server) { address in (try? DesktopNotificationBus(address: address).capabilities()) != nil }
     }
 
     /// Whether the real components are here; under CI they must be (scripts/install-deps.sh --test).
@@ -71,7 +25,7 @@ struct DesktopNotificationBusTests {
     @Test("Notify reaches the server with the app name, summary, body, urgency and the page as the default action; a second replaces the first")
     func notifies() async throws {
         guard Self.available else { return }
-        let session = try await SessionBus(withServer: true)
+        let session = try await Self.session(server: true)
         let bus = try DesktopNotificationBus(address: session.address)
         let capabilities = try bus.capabilities()
         #expect(capabilities.contains("actions"))
@@ -96,7 +50,7 @@ struct DesktopNotificationBusTests {
     @Test("no notification server: a failed delivery that names what is missing")
     func noServer() async throws {
         guard Self.available else { return }
-        let session = try await SessionBus(withServer: false)
+        let session = try await Self.session(server: false)
         let bus = try DesktopNotificationBus(address: session.address, timeoutMicroseconds: 2_000_000)
         #expect {
             _ = try bus.notify(DesktopNotification(summary: "s", body: "b", urgency: .normal), capabilities: [])

@@ -99,7 +99,7 @@ extension DaemonSetting {
 
     public static let notifyDesktop = notifyKey(
         "desktop", .boolean, default: "no", example: "no",
-        summary: "Target: the desktop's notifications on the session bus; needs the user-session build (refused in this one).",
+        summary: "Target: the desktop's notifications on the session bus of the user syncmon runs as (docs/user-sessions.md).",
         read: { $0.desktop.map(AnyHashable.init) }
     ) { $0.desktop = $1 }
 

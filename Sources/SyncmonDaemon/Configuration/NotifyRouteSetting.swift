@@ -57,7 +57,7 @@ public struct NotifyRouteSetting: Sendable, Hashable {
         guard targets.count == 1 else {
             throw NotifySettingError(
                 targets.isEmpty
-                    ? "no target: set one of command, mail-to or webhook"
+                    ? "no target: set one of command, mail-to, webhook or desktop = yes"
                     : "\(targets.count) targets (\(WordList.joined(targets, "and"))): a route has exactly one; write another [notify NAME] section for each")
         }
         let target: NotificationTarget
@@ -81,9 +81,10 @@ public struct NotifyRouteSetting: Sendable, Hashable {
             }
             if let ca = self.webhookCAFile, access(ca, R_OK) != 0 { throw NotifySettingError("webhook-ca-file: cannot read \(ca)") }
             target = .webhook(WebhookTarget(url: webhook, headers: headers, headerFiles: files, caFile: self.webhookCAFile))
+        } else if self.desktop == true {
+            target = .desktop
         } else {
-            throw NotifySettingError(
-                "desktop = yes needs the user-session build (not in this one yet); use command = /usr/bin/notify-send or a webhook meanwhile")
+            throw NotifySettingError("desktop = no is no target: set one of command, mail-to, webhook or desktop = yes")
         }
         let defaults = NotificationPolicy.defaults
         let policy = NotificationPolicy(
