@@ -32,15 +32,16 @@ public struct DesktopNotification: Sendable, Equatable {
     }
 
     /// The body as sent to a server with `capabilities`: escaped when it renders markup (the
-    /// specification's subset of HTML: `&`, `<`, `>` would start markup), and the link appended
-    /// as one when it renders hyperlinks.
+    /// specification's subset of HTML: `&`, `<`, `>` would start markup), and the link made one
+    /// where it renders hyperlinks: where the body already says it (the notification text names
+    /// the pair's page), else appended — never shown twice.
     public func renderedBody(capabilities: Set<String>) -> String {
         guard capabilities.contains("body-markup") else { return self.body }
-        var text = Self.escaped(self.body)
-        if let link, capabilities.contains("body-hyperlinks") {
-            text += "\n<a href=\"\(Self.escaped(link))\">\(Self.escaped(link))</a>"
-        }
-        return text
+        let text = Self.escaped(self.body)
+        guard let link, capabilities.contains("body-hyperlinks") else { return text }
+        let shown = Self.escaped(link)
+        let anchor = "<a href=\"\(shown)\">\(shown)</a>"
+        return text.contains(shown) ? text.replacing(shown, with: anchor) : text + "\n" + anchor
     }
 
     static func escaped(_ text: String) -> String {

@@ -80,4 +80,14 @@ struct DesktopNotificationBusTests {
         let notification = DesktopNotification(summary: "s", body: "a <b> & c", urgency: .normal, link: "http://h/p?x=1&y")
         #expect(notification.renderedBody(capabilities: capabilities) == expected)
     }
+
+    @Test("a link the body already names becomes the hyperlink there, not a second copy")
+    func linkInBody() {
+        let notification = DesktopNotification(
+            summary: "s", body: "nas/photos: error\n  http://h/pair/nas/photos\n", urgency: .critical, link: "http://h/pair/nas/photos")
+        #expect(
+            notification.renderedBody(capabilities: ["body-markup", "body-hyperlinks"])
+                == "nas/photos: error\n  <a href=\"http://h/pair/nas/photos\">http://h/pair/nas/photos</a>\n")
+        #expect(notification.renderedBody(capabilities: ["body-markup"]) == "nas/photos: error\n  http://h/pair/nas/photos\n")
+    }
 }
