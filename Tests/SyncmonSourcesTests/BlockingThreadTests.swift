@@ -1,6 +1,4 @@
 import SyncmonContract
-import SyncmonLock
-import SyncmonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -61,14 +59,18 @@ struct BlockingThreadTests {
         let thread = try BlockingThread()
         let watched = try Pipe()
         let read = watched.read
-        let started = Locked(false)
+        // The body says it started through a stream, awaited without a deadline of its own:
+        // on a loaded machine the task may wait long for a thread, and the suite's time limit
+        // is what catches a body that never runs.
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
             await thread.run { wake in
-                started.withLock { $0 = true }
+                starting.yield()
                 return wake.waitReadable(read)
             }
         }
-        #expect(await Polling.until { started.withLock { $0 } })
+        var startedBody = started.makeAsyncIterator()
+        #expect(await startedBody.next() != nil)
         task.cancel()
         #expect(await task.value == false)
         await thread.stop()
