@@ -17,8 +17,21 @@ public enum ExternalCommand {
         public var combined: String { self.output + self.errors }
     }
 
-    /// Runs `executable arguments…` with `input` on standard input.
+    /// Runs `executable arguments…` with `input` on standard input, waiting for it on a thread
+    /// of its own: a test that waits on the cooperative pool (two threads in CI) holds up every
+    /// other test of the one `swift test` run for as long as the child runs.
     public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        input: [UInt8] = [],
+        environment: [String: String]? = nil
+    ) async throws -> Result {
+        try await ThreadExecutor.run { try self.runBlocking(executable, arguments, input: input, environment: environment) }
+    }
+
+    /// ``run(_:_:input:environment:)`` on the calling thread, for the few places with no task
+    /// to suspend: a `deinit`, a test trait's condition evaluated once per run.
+    public static func runBlocking(
         _ executable: String,
         _ arguments: [String],
         input: [UInt8] = [],
@@ -70,9 +83,9 @@ public enum ExternalCommand {
     }
 
     /// Decompresses gzip data with the system's `gzip -dc`.
-    public static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    public static func gunzip(_ bytes: [UInt8]) async throws -> [UInt8] {
         guard let gzip = self.find("gzip") else { throw TestSupportError("gzip not found") }
-        let result = try self.run(gzip, ["-dc"], input: bytes)
+        let result = try await self.run(gzip, ["-dc"], input: bytes)
         guard result.status == 0 else { throw TestSupportError("gzip -dc exited \(result.status): \(result.errors)") }
         return Array(result.standardOutput)
     }

@@ -9,7 +9,7 @@ public enum Journal {
         guard FileManager.default.isExecutableFile(atPath: script) else { return "\(script) is missing" }
         guard ExternalCommand.find("journalctl") != nil else { return "journalctl is not installed" }
         do {
-            let result = try ExternalCommand.run(script, [])
+            let result = try ExternalCommand.runBlocking(script, [])
             guard result.status == 0 else {
                 return "scripts/start-journald.sh exited \(result.status): \(result.errors.trimmingCharacters(in: .whitespacesAndNewlines))"
             }
@@ -21,9 +21,9 @@ public enum Journal {
 
     /// Entries matching every `FIELD=value` in `matches`, oldest first, each as field → value
     /// (binary values decoded as UTF-8; a repeated field keeps its first value).
-    public static func entries(matching matches: [String: String]) throws -> [[String: String]] {
+    public static func entries(matching matches: [String: String]) async throws -> [[String: String]] {
         guard let journalctl = ExternalCommand.find("journalctl") else { throw TestSupportError("journalctl not found") }
-        let result = try ExternalCommand.run(
+        let result = try await ExternalCommand.run(
             journalctl,
             ["--no-pager", "--all", "--output=json"] + matches.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         )
@@ -45,7 +45,7 @@ public enum Journal {
     ) async throws -> [[String: String]] {
         var entries: [[String: String]] = []
         _ = try await Polling.until(timeout: timeout, interval: .milliseconds(100)) {
-            entries = try self.entries(matching: matches)
+            entries = try await self.entries(matching: matches)
             return condition(entries)
         }
         return entries

@@ -24,7 +24,7 @@ public final class NotificationServerBus: @unchecked Sendable {
     /// Whether dbus-daemon and python3-dbusmock are installed.
     public static var isAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
-            && (try? ExternalCommand.run("/usr/bin/python3", ["-c", "import dbusmock"]).status) == 0
+            && (try? ExternalCommand.runBlocking("/usr/bin/python3", ["-c", "import dbusmock"]).status) == 0
     }
 
     /// Starts the bus and, with `server`, a notification server whose capabilities are `capabilities`;

@@ -21,8 +21,8 @@ public struct SyncmonProcess {
     }
 
     /// Runs `syncmon arguments…`, feeding `input` on standard input, and waits for it.
-    public static func run(_ arguments: [String], input: Data? = nil, environment: [String: String]? = nil) throws -> Result {
-        let result = try ExternalCommand.run(self.binaryPath, arguments, input: input.map { Array($0) } ?? [], environment: environment)
+    public static func run(_ arguments: [String], input: Data? = nil, environment: [String: String]? = nil) async throws -> Result {
+        let result = try await ExternalCommand.run(self.binaryPath, arguments, input: input.map { Array($0) } ?? [], environment: environment)
         return Result(status: result.status, standardOutput: result.output, standardError: result.errors)
     }
 }

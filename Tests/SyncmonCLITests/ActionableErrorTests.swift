@@ -27,11 +27,11 @@ struct ActionableErrorTests {
     }
 
     @Test("emit to a socket that does not exist: names the path, asks whether the daemon runs")
-    func emitNoSocket() throws {
+    func emitNoSocket() async throws {
         let directory = try TemporaryDirectory(prefix: "sme")
         defer { directory.remove() }
         let path = directory.path("events.sock")
-        let result = try SyncmonProcess.run(["emit", "--events-socket", path, "--engine", "x", "heartbeat"])
+        let result = try await SyncmonProcess.run(["emit", "--events-socket", path, "--engine", "x", "heartbeat"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot reach the daemon at \(path): no such socket"), "\(result.standardError)")
         #expect(result.standardError.contains("Is the daemon running"))
@@ -40,12 +40,12 @@ struct ActionableErrorTests {
     }
 
     @Test("emit to a socket file nobody listens on: says it is left over, how to start the daemon")
-    func emitStaleSocket() throws {
+    func emitStaleSocket() async throws {
         let directory = try TemporaryDirectory(prefix: "sme")
         defer { directory.remove() }
         let path = directory.path("events.sock")
         try BlockingSocket.listen(on: .unix(path: path)).close()
-        let result = try SyncmonProcess.run(["emit", "--events-socket", path, "--engine", "x", "heartbeat"])
+        let result = try await SyncmonProcess.run(["emit", "--events-socket", path, "--engine", "x", "heartbeat"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("cannot reach the daemon at \(path): nothing listens there"), "\(result.standardError)")
         #expect(result.standardError.contains("systemctl start syncmon"))
@@ -71,8 +71,8 @@ struct ActionableErrorTests {
             (["error"], "the error event needs the field error (give it as error=VALUE)"),
         ]
     )
-    func emitRejection(arguments: [String], expected: String) throws {
-        let result = try SyncmonProcess.run(["emit", "--events-socket", "/nonexistent/events.sock", "--engine", "x"] + arguments)
+    func emitRejection(arguments: [String], expected: String) async throws {
+        let result = try await SyncmonProcess.run(["emit", "--events-socket", "/nonexistent/events.sock", "--engine", "x"] + arguments)
         #expect(result.status == 65, "\(result.standardError)")
         #expect(result.standardError.contains("the daemon would reject this event: \(expected)"), "\(result.standardError)")
         #expect(!result.standardError.contains("unknown_type (type)"))
@@ -85,9 +85,9 @@ struct ActionableErrorTests {
         let daemon = try await DaemonProcess.start(in: directory.path)
         defer { Task { await daemon.stop() } }
         let environment = Self.environment(socket: daemon.eventsSocket)
-        let emitted = try SyncmonProcess.run(["emit", "--engine", "fromenv", "willFetchChanges"], environment: environment)
+        let emitted = try await SyncmonProcess.run(["emit", "--engine", "fromenv", "willFetchChanges"], environment: environment)
         #expect(emitted.status == 0, "\(emitted.standardError)")
-        let wrapped = try SyncmonProcess.run(["wrap", "--engine", "wrapenv", "--phase", "export", "--", "true"], environment: environment)
+        let wrapped = try await SyncmonProcess.run(["wrap", "--engine", "wrapenv", "--phase", "export", "--", "true"], environment: environment)
         #expect(wrapped.status == 0, "\(wrapped.standardError)")
         let (met, rows) = await daemon.waitForStatus {
             ($0["fromenv/private"]?["import"] as? [String: Any])?["state"] as? String == "in_progress"
@@ -95,7 +95,7 @@ struct ActionableErrorTests {
         }
         #expect(met, "rows: \(rows)")
         // The flag wins over the variable.
-        let elsewhere = try SyncmonProcess.run(
+        let elsewhere = try await SyncmonProcess.run(
             ["emit", "--events-socket", directory.path("none.sock"), "--engine", "fromenv", "heartbeat"], environment: environment)
         #expect(elsewhere.status == 1)
         #expect(elsewhere.standardError.contains(directory.path("none.sock")))
@@ -103,11 +103,11 @@ struct ActionableErrorTests {
     }
 
     @Test("wrap without a daemon: names the socket and the fix, runs the command all the same")
-    func wrapNoDaemon() throws {
+    func wrapNoDaemon() async throws {
         let directory = try TemporaryDirectory(prefix: "sme")
         defer { directory.remove() }
         let path = directory.path("events.sock")
-        let result = try SyncmonProcess.run(
+        let result = try await SyncmonProcess.run(
             ["wrap", "--engine", "job", "--phase", "export", "--", "sh", "-c", "exit 3"], environment: Self.environment(socket: path))
         #expect(result.status == 3)
         #expect(result.standardError.contains("cannot reach the daemon at \(path): no such socket"), "\(result.standardError)")

@@ -40,11 +40,11 @@ struct CommandLineSuggestionTests {
     }
 
     @Test("the binary says it, with the usage error's exit status")
-    func binary() throws {
-        let result = try SyncmonProcess.run(["stauts"])
+    func binary() async throws {
+        let result = try await SyncmonProcess.run(["stauts"])
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.hasPrefix("Error: Unknown command 'stauts'. Did you mean 'status'?\n"), "\(result.standardError)")
-        let flag = try SyncmonProcess.run(["status", "--foo"])
+        let flag = try await SyncmonProcess.run(["status", "--foo"])
         #expect(flag.status == 64)
         #expect(flag.standardError.hasPrefix("Error: Unknown option '--foo'\n"), "\(flag.standardError)")
     }

@@ -15,8 +15,8 @@ struct ReplayCommandTests {
         """
 
     @Test("reads standard input for '-' and prints a table")
-    func standardInput() throws {
-        let result = try SyncmonProcess.run(["replay", "-"], input: Data(self.stream.utf8))
+    func standardInput() async throws {
+        let result = try await SyncmonProcess.run(["replay", "-"], input: Data(self.stream.utf8))
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("ENGINE"))
         #expect(result.standardOutput.contains("notes"))
@@ -25,8 +25,8 @@ struct ReplayCommandTests {
     }
 
     @Test("each rejected line is named with its number and reason")
-    func rejectedLinesNamed() throws {
-        let result = try SyncmonProcess.run(["replay", "-"], input: Data(self.stream.utf8))
+    func rejectedLinesNamed() async throws {
+        let result = try await SyncmonProcess.run(["replay", "-"], input: Data(self.stream.utf8))
         #expect(result.standardError.contains("replay: line 3: malformed (not a JSON object): not json at all"), "\(result.standardError)")
         #expect(!result.standardError.contains("not named"))
     }
@@ -44,9 +44,9 @@ struct ReplayCommandTests {
     }
 
     @Test("the first 5 rejected lines by default, every one with --verbose")
-    func verbose() throws {
+    func verbose() async throws {
         let input = Data(Self.badStream(12).utf8)
-        let brief = try SyncmonProcess.run(["replay", "-"], input: input)
+        let brief = try await SyncmonProcess.run(["replay", "-"], input: input)
         let named = brief.standardError.split(separator: "\n").filter { $0.hasPrefix("replay: line ") }
         #expect(named.count == 5, "\(brief.standardError)")
         #expect(
@@ -63,7 +63,7 @@ struct ReplayCommandTests {
         #expect(brief.standardError.contains("12 rejected"))
         #expect(brief.standardError.contains("7 more not named (--verbose names every one)"))
 
-        let verbose = try SyncmonProcess.run(["replay", "-", "--verbose"], input: input)
+        let verbose = try await SyncmonProcess.run(["replay", "-", "--verbose"], input: input)
         let all = verbose.standardError.split(separator: "\n").filter { $0.hasPrefix("replay: line ") }
         #expect(all.count == 12, "\(verbose.standardError)")
         #expect(all.last?.hasPrefix("replay: line 13: ") == true)
@@ -71,38 +71,39 @@ struct ReplayCommandTests {
     }
 
     @Test("--advance moves the clock: a fetch older than --no-recent-import-after stalls")
-    func advance() throws {
-        let quiet = try SyncmonProcess.run(["replay", "-", "--advance", "59m", "--no-recent-import-after", "1h"], input: Data(self.stream.utf8))
+    func advance() async throws {
+        let quiet = try await SyncmonProcess.run(["replay", "-", "--advance", "59m", "--no-recent-import-after", "1h"], input: Data(self.stream.utf8))
         #expect(quiet.status == 0)
-        let stalled = try SyncmonProcess.run(["replay", "-", "--advance", "1h", "--no-recent-import-after", "1h", "--json"], input: Data(self.stream.utf8))
+        let stalled = try await SyncmonProcess.run(
+            ["replay", "-", "--advance", "1h", "--no-recent-import-after", "1h", "--json"], input: Data(self.stream.utf8))
         #expect(stalled.status == 2)
         #expect(stalled.standardOutput.contains("\"no_recent_import\""))
     }
 
     @Test("an empty stream has no rows: exit 3")
-    func empty() throws {
-        let result = try SyncmonProcess.run(["replay", "-"], input: Data())
+    func empty() async throws {
+        let result = try await SyncmonProcess.run(["replay", "-"], input: Data())
         #expect(result.status == 3)
         #expect(result.standardOutput.contains("No engines tracked"))
     }
 
     @Test("a missing file is reported with exit 4")
-    func missingFile() throws {
-        let result = try SyncmonProcess.run(["replay", "/nonexistent/stream.jsonl"])
+    func missingFile() async throws {
+        let result = try await SyncmonProcess.run(["replay", "/nonexistent/stream.jsonl"])
         #expect(result.status == 4)
         #expect(result.standardError.contains("cannot open /nonexistent/stream.jsonl"))
     }
 
     @Test("a bad duration is a usage error")
-    func badDuration() throws {
-        let result = try SyncmonProcess.run(["replay", "-", "--advance", "soon"], input: Data())
+    func badDuration() async throws {
+        let result = try await SyncmonProcess.run(["replay", "-", "--advance", "soon"], input: Data())
         #expect(result.status == 64)
         #expect(result.standardError.contains("--advance"))
     }
 
     @Test("--help explains the exit codes and thresholds")
-    func help() throws {
-        let result = try SyncmonProcess.run(["replay", "--help"])
+    func help() async throws {
+        let result = try await SyncmonProcess.run(["replay", "--help"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("--not-syncing-after"))
         #expect(result.standardOutput.contains("Nagios convention"))

@@ -38,9 +38,9 @@ struct ReplayFixtureTests {
     }
 
     @Test("the binary exits with the fixture's exit code and prints its rows", arguments: ReplayFixture.all)
-    func binary(_ fixture: ReplayFixture) throws {
+    func binary(_ fixture: ReplayFixture) async throws {
         let expectation = try fixture.expectation()
-        let result = try SyncmonProcess.run(["replay", fixture.streamPath, "--json"] + fixture.arguments())
+        let result = try await SyncmonProcess.run(["replay", fixture.streamPath, "--json"] + fixture.arguments())
         #expect(result.status == expectation["exitCode"] as? Int32)
         let actual = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         let summaries = (actual?["engines"] as? [[String: Any]] ?? []).map { $0["summary"] as? String ?? "?" }

@@ -60,7 +60,7 @@ struct StatusFormatTests {
             ]
             for item in cases {
                 let arguments = ["status", "--url", daemon.url, "--format", "nagios"] + item.arguments
-                let result = try SyncmonProcess.run(arguments)
+                let result = try await SyncmonProcess.run(arguments)
                 #expect(result.standardOutput == item.line + "\n", "\(arguments)")
                 #expect(result.status == item.status, "\(arguments): \(result.standardOutput)")
                 #expect(result.standardError.isEmpty, "\(arguments): \(result.standardError)")
@@ -82,15 +82,15 @@ struct StatusFormatTests {
                 }
                 return object as NSDictionary
             }
-            let short = try SyncmonProcess.run(["status", "--url", daemon.url, "--json"])
-            let long = try SyncmonProcess.run(["status", "--url", daemon.url, "--format", "json"])
-            let both = try SyncmonProcess.run(["status", "--url", daemon.url, "--format", "json", "--json"])
+            let short = try await SyncmonProcess.run(["status", "--url", daemon.url, "--json"])
+            let long = try await SyncmonProcess.run(["status", "--url", daemon.url, "--format", "json"])
+            let both = try await SyncmonProcess.run(["status", "--url", daemon.url, "--format", "json", "--json"])
             #expect([short.status, long.status, both.status] == [2, 2, 2])
             #expect(try document(short.standardOutput) == document(long.standardOutput))
             #expect(try document(both.standardOutput) == document(long.standardOutput))
 
-            let table = try SyncmonProcess.run(["status", "--url", daemon.url])
-            let explicit = try SyncmonProcess.run(["status", "--url", daemon.url, "--format", "table"])
+            let table = try await SyncmonProcess.run(["status", "--url", daemon.url])
+            let explicit = try await SyncmonProcess.run(["status", "--url", daemon.url, "--format", "table"])
             #expect(table.status == 2)
             #expect(table.standardOutput.hasPrefix("ENGINE"))
             #expect(explicit.status == 2)
@@ -99,19 +99,19 @@ struct StatusFormatTests {
     }
 
     @Test("--json with another --format, or an unknown format, is a usage error")
-    func conflictingFormats() throws {
-        let conflict = try SyncmonProcess.run(["status", "--json", "--format", "nagios"])
+    func conflictingFormats() async throws {
+        let conflict = try await SyncmonProcess.run(["status", "--json", "--format", "nagios"])
         #expect(conflict.status == 64)
         #expect(conflict.standardError.contains("--json is short for --format json"), "\(conflict.standardError)")
-        let unknown = try SyncmonProcess.run(["status", "--format", "xml"])
+        let unknown = try await SyncmonProcess.run(["status", "--format", "xml"])
         #expect(unknown.status == 64)
         #expect(unknown.standardError.contains("xml"), "\(unknown.standardError)")
     }
 
     @Test("--format nagios against no daemon: UNKNOWN with the reason on stdout, exit 3")
-    func unreachable() throws {
+    func unreachable() async throws {
         let port = try FreePort.next()
-        let result = try SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)", "--format", "nagios"])
+        let result = try await SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)", "--format", "nagios"])
         #expect(result.status == 3)
         #expect(
             result.standardOutput.hasPrefix("SYNCMON UNKNOWN - daemon unreachable: cannot reach the daemon at http://127.0.0.1:\(port)"),
@@ -122,8 +122,8 @@ struct StatusFormatTests {
     }
 
     @Test("--help documents --format")
-    func help() throws {
-        let result = try SyncmonProcess.run(["status", "--help"])
+    func help() async throws {
+        let result = try await SyncmonProcess.run(["status", "--help"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("--format <format>"))
         #expect(result.standardOutput.contains("nagios"))

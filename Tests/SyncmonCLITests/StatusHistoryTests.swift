@@ -17,15 +17,15 @@ struct StatusHistoryTests {
             (["--history", "--format", "nagios"], "does not go with --format nagios"),
             (["--history", "--since", "soon"], "--since"),
         ])
-    func usageErrors(arguments: [String], says: String) throws {
-        let result = try SyncmonProcess.run(["status"] + arguments)
+    func usageErrors(arguments: [String], says: String) async throws {
+        let result = try await SyncmonProcess.run(["status"] + arguments)
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains(says), "\(result.standardError)")
     }
 
     @Test("--help documents --history and --since")
-    func help() throws {
-        let result = try SyncmonProcess.run(["status", "--help"])
+    func help() async throws {
+        let result = try await SyncmonProcess.run(["status", "--help"])
         #expect(result.status == 0)
         for text in ["--history", "--since <duration>", "GET /api/v1/history", "newest last"] {
             #expect(result.standardOutput.contains(text), "\(text)")

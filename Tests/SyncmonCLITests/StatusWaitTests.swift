@@ -13,10 +13,8 @@ struct StatusWaitTests {
     }
 
     static func start(_ arguments: [String]) -> Task<Finished, any Error> {
-        Task {
-            // On a thread of its own: waiting for the process must not hold a cooperative thread.
-            try await ThreadExecutor.run { Finished(result: try SyncmonProcess.run(arguments), exited: .now) }
-        }
+        // SyncmonProcess waits for the process on a thread of its own, not a cooperative one.
+        Task { Finished(result: try await SyncmonProcess.run(arguments), exited: .now) }
     }
 
     /// A daemon with engine `job` importing (willFetchChanges sent, no did yet).
@@ -42,7 +40,7 @@ struct StatusWaitTests {
     func timesOut() async throws {
         try await Self.withImportRunning { daemon, _ in
             let hostPort = daemon.url.replacing("http://", with: "")
-            let result = try SyncmonProcess.run(["status", "--url", hostPort, "--engine", "job", "--wait", "--timeout", "2s"])
+            let result = try await SyncmonProcess.run(["status", "--url", hostPort, "--engine", "job", "--wait", "--timeout", "2s"])
             #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.hasPrefix("ENGINE/DATABASE  SUMMARY"), "\(result.standardOutput)")
             #expect(result.standardError.contains("--wait: still not in sync: job/private in_progress after 2s"), "\(result.standardError)")
@@ -64,13 +62,13 @@ struct StatusWaitTests {
     }
 
     @Test("--wait against no daemon: exit 3 at once; --wait with --watch or --timeout alone is a usage error")
-    func badUse() throws {
+    func badUse() async throws {
         let port = try FreePort.next()
-        let unreachable = try SyncmonProcess.run(["status", "--url", "127.0.0.1:\(port)", "--wait"])
+        let unreachable = try await SyncmonProcess.run(["status", "--url", "127.0.0.1:\(port)", "--wait"])
         #expect(unreachable.status == 3)
         #expect(unreachable.standardError.contains("cannot reach the daemon at http://127.0.0.1:\(port)"), "\(unreachable.standardError)")
         for arguments in [["--wait", "--watch"], ["--timeout", "5s"], ["--wide", "--json"]] {
-            let result = try SyncmonProcess.run(["status"] + arguments)
+            let result = try await SyncmonProcess.run(["status"] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.standardError)")
         }
     }
@@ -78,7 +76,7 @@ struct StatusWaitTests {
     @Test("the table fits 80 columns; --wide prints every column")
     func wide() async throws {
         try await StatusFormatTests.withFleet { daemon in
-            let table = try SyncmonProcess.run(["status", "--url", daemon.url])
+            let table = try await SyncmonProcess.run(["status", "--url", daemon.url])
             let lines = table.standardOutput.split(separator: "\n")
             #expect(lines.first?.hasPrefix("ENGINE/DATABASE  SUMMARY     DETAIL  ") == true)
             #expect(lines.count == 5)
@@ -86,7 +84,7 @@ struct StatusWaitTests {
             #expect(table.standardOutput.contains("broken/private   error       export: quotaExceeded since "), "\(table.standardOutput)")
             #expect(table.standardOutput.contains("stuck/private    stalled     not_syncing "), "\(table.standardOutput)")
 
-            let wide = try SyncmonProcess.run(["status", "--url", daemon.url, "--wide"])
+            let wide = try await SyncmonProcess.run(["status", "--url", daemon.url, "--wide"])
             let header = try #require(wide.standardOutput.split(separator: "\n").first)
             #expect(
                 header.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")

@@ -66,14 +66,14 @@ struct SimulationTests {
     }
 
     @Test("syncmon simulate --stdout --duration 10m --seed 1 --speedup | syncmon replay - shows each scenario's trouble")
-    func streamThroughReplay() throws {
+    func streamThroughReplay() async throws {
         let arguments = ["simulate", "--stdout", "--duration", "10m", "--seed", "1", "--speedup", "--start", "2026-11-21T12:00:00Z"]
-        let simulated = try SyncmonProcess.run(arguments)
+        let simulated = try await SyncmonProcess.run(arguments)
         #expect(simulated.status == 0, "stderr: \(simulated.standardError)")
-        let again = try SyncmonProcess.run(arguments)
+        let again = try await SyncmonProcess.run(arguments)
         #expect(again.standardOutput == simulated.standardOutput, "the same seed and start give the same stream")
 
-        let replay = try SyncmonProcess.run(["replay", "-", "--json"], input: Data(simulated.standardOutput.utf8))
+        let replay = try await SyncmonProcess.run(["replay", "-", "--json"], input: Data(simulated.standardOutput.utf8))
         #expect(replay.status == 2, "critical: engines are down, in error or stalled")
         #expect(replay.standardError.contains("none rejected"), "\(replay.standardError)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(replay.standardOutput.utf8)) as? [String: Any])
@@ -102,12 +102,10 @@ struct SimulationTests {
         let directory = try TemporaryDirectory(prefix: "smc")
         let daemon = try await DaemonProcess.start(in: directory.path)
         defer { Task { await daemon.stop() } }
-        // Four seconds of simulation, waited for on a thread of its own, not a cooperative one.
-        let result = try await ThreadExecutor.run {
-            try SyncmonProcess.run([
-                "simulate", "--events-socket", daemon.eventsSocket, "--engines", "6", "--rate", "60", "--duration", "4s", "--seed", "2",
-            ])
-        }
+        // Four seconds of simulation (SyncmonProcess waits on a thread of its own, not a cooperative one).
+        let result = try await SyncmonProcess.run([
+            "simulate", "--events-socket", daemon.eventsSocket, "--engines", "6", "--rate", "60", "--duration", "4s", "--seed", "2",
+        ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardError.contains("sim-crash-05 crashed"))
         let (met, rows) = await daemon.waitForStatus {
@@ -118,12 +116,12 @@ struct SimulationTests {
     }
 
     @Test("--help explains the scenarios; bad combinations are refused")
-    func help() throws {
-        let help = try SyncmonProcess.run(["simulate", "--help"])
+    func help() async throws {
+        let help = try await SyncmonProcess.run(["simulate", "--help"])
         for scenario in SimulationScenario.allCases { #expect(help.standardOutput.contains(scenario.rawValue)) }
-        #expect(try SyncmonProcess.run(["simulate", "--speedup"]).status == 64)
-        #expect(try SyncmonProcess.run(["simulate", "--stdout", "--speedup"]).status == 64)
-        #expect(try SyncmonProcess.run(["simulate", "--stdout", "--events-socket", "/x"]).status == 64)
-        #expect(try SyncmonProcess.run(["simulate", "--engines", "0"]).status == 64)
+        #expect(try await SyncmonProcess.run(["simulate", "--speedup"]).status == 64)
+        #expect(try await SyncmonProcess.run(["simulate", "--stdout", "--speedup"]).status == 64)
+        #expect(try await SyncmonProcess.run(["simulate", "--stdout", "--events-socket", "/x"]).status == 64)
+        #expect(try await SyncmonProcess.run(["simulate", "--engines", "0"]).status == 64)
     }
 }

@@ -5,19 +5,19 @@ import Testing
 /// `syncmon emit`, and engines tied to their push connection (docs/protocol.md#account-and-network, docs/operations.md#commands).
 @Suite("Emit and engine liveness", .serialized)
 struct EmitAndLivenessTests {
-    func emit(_ daemon: DaemonProcess, _ arguments: [String]) throws {
-        let result = try SyncmonProcess.run(["emit", "--events-socket", daemon.eventsSocket] + arguments)
+    func emit(_ daemon: DaemonProcess, _ arguments: [String]) async throws {
+        let result = try await SyncmonProcess.run(["emit", "--events-socket", daemon.eventsSocket] + arguments)
         #expect(result.status == 0, "emit \(arguments): \(result.standardError)")
     }
 
     @Test("syncmon emit events show up in the status")
     func emitReflected() async throws {
         try await withDaemon { daemon, _ in
-            try self.emit(daemon, ["--engine", "backup", "engineStarted"])
-            try self.emit(daemon, ["--engine", "backup", "accountStatus", "status=available"])
-            try self.emit(daemon, ["--engine", "backup", "willSendChanges"])
-            try self.emit(daemon, ["--engine", "backup", "stateUpdate", "pendingRecordZoneChanges=4"])
-            try self.emit(daemon, ["--engine", "backup", "--database", "shared", "networkStatus", "available=false"])
+            try await self.emit(daemon, ["--engine", "backup", "engineStarted"])
+            try await self.emit(daemon, ["--engine", "backup", "accountStatus", "status=available"])
+            try await self.emit(daemon, ["--engine", "backup", "willSendChanges"])
+            try await self.emit(daemon, ["--engine", "backup", "stateUpdate", "pendingRecordZoneChanges=4"])
+            try await self.emit(daemon, ["--engine", "backup", "--database", "shared", "networkStatus", "available=false"])
             let (met, rows) = await daemon.waitForStatus {
                 phaseState($0, "backup/private", "export") == "in_progress" && summary($0, "backup/shared") == "no_network"
                     && ($0["backup/private"]?["pending"] as? [String: Any])?["recordZone"] as? Int == 4
@@ -27,8 +27,8 @@ struct EmitAndLivenessTests {
             #expect(field(rows, "backup/private", "account") == "available")
             #expect(field(rows, "backup/shared", "network") == "unavailable")
 
-            try self.emit(daemon, ["--engine", "backup", "error", "phase=export", "error.code=quotaExceeded"])
-            try self.emit(daemon, ["--engine", "backup", "didSendChanges"])
+            try await self.emit(daemon, ["--engine", "backup", "error", "phase=export", "error.code=quotaExceeded"])
+            try await self.emit(daemon, ["--engine", "backup", "didSendChanges"])
             let failed = await daemon.waitForStatus { summary($0, "backup/private") == "error" }
             #expect(failed.met, "rows: \(failed.rows)")
             let export = failed.rows["backup/private"]?["export"] as? [String: Any]
@@ -37,12 +37,12 @@ struct EmitAndLivenessTests {
     }
 
     @Test("syncmon emit reports an invalid event (65) and an absent daemon (1)")
-    func emitFailures() throws {
+    func emitFailures() async throws {
         let directory = try TemporaryDirectory(prefix: "smd")
         defer { directory.remove() }
-        let invalid = try SyncmonProcess.run(["emit", "--events-socket", directory.path("events.sock"), "--engine", "x", "noSuchType"])
+        let invalid = try await SyncmonProcess.run(["emit", "--events-socket", directory.path("events.sock"), "--engine", "x", "noSuchType"])
         #expect(invalid.status == 65, "\(invalid.standardError)")
-        let absent = try SyncmonProcess.run(["emit", "--events-socket", directory.path("events.sock"), "--engine", "x", "heartbeat"])
+        let absent = try await SyncmonProcess.run(["emit", "--events-socket", directory.path("events.sock"), "--engine", "x", "heartbeat"])
         #expect(absent.status == 1)
         #expect(absent.standardError.contains("cannot reach the daemon"), "\(absent.standardError)")
     }
@@ -147,7 +147,7 @@ struct EmitAndLivenessTests {
     @Test("a single-line engineStarted (syncmon emit) does not tie the engine to its connection")
     func singleLineDoesNotTie() async throws {
         try await withDaemon { daemon, _ in
-            try self.emit(daemon, ["--engine", "script", "engineStarted"])
+            try await self.emit(daemon, ["--engine", "script", "engineStarted"])
             try daemon.send(lines: [EventLine.make("script-raw", "engineStarted")])
             let seen = await daemon.waitForStatus { $0["script/private"] != nil && $0["script-raw/private"] != nil }
             #expect(seen.met, "rows: \(seen.rows)")

@@ -6,8 +6,8 @@ import Testing
 /// leave the status, /metrics and the state file; an engine not tracked is exit 0 and said so.
 @Suite("syncmon forget", .serialized)
 struct ForgetDaemonTests {
-    static func forget(_ daemon: DaemonProcess, _ arguments: [String]) throws -> ExternalCommand.Result {
-        try ExternalCommand.run(
+    static func forget(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> ExternalCommand.Result {
+        try await ExternalCommand.run(
             SyncmonProcess.binaryPath, ["forget", "--events-socket", daemon.eventsSocket, "--url", daemon.url] + arguments)
     }
 
@@ -24,13 +24,13 @@ struct ForgetDaemonTests {
         connection.close()
         #expect(await daemon.waitForStatus { summary($0, "old/private") == "engine_down" && summary($0, "keep/private") != nil }.met)
 
-        let forgotten = try Self.forget(daemon, ["--engine", "old"])
+        let forgotten = try await Self.forget(daemon, ["--engine", "old"])
         #expect(forgotten.status == 0, "\(forgotten.errors)")
         #expect(forgotten.output.contains("forgot old/private, old/shared"), "\(forgotten.output)")
         #expect(Set(try daemon.status().keys) == ["keep/private"])
         #expect(try daemon.metrics().samples("syncmon_status", ["engine": "old"]).isEmpty)
 
-        let nothing = try Self.forget(daemon, ["--engine", "never-seen"])
+        let nothing = try await Self.forget(daemon, ["--engine", "never-seen"])
         #expect(nothing.status == 0)
         #expect(nothing.output.contains("not tracked"), "\(nothing.output)")
 

@@ -9,13 +9,13 @@ import Testing
 /// --history`, kept across a restart that adds no change, removed by `syncmon forget`.
 @Suite("History across a daemon restart", .serialized)
 struct HistoryDaemonTests {
-    static func syncmon(_ arguments: [String]) throws -> ExternalCommand.Result {
-        try ExternalCommand.run(SyncmonProcess.binaryPath, arguments)
+    static func syncmon(_ arguments: [String]) async throws -> ExternalCommand.Result {
+        try await ExternalCommand.run(SyncmonProcess.binaryPath, arguments)
     }
 
     /// `syncmon emit` for `notes`, as a shell script would send it.
-    static func emit(_ daemon: DaemonProcess, _ arguments: [String]) throws {
-        let result = try self.syncmon(["emit", "--events-socket", daemon.eventsSocket, "--engine", "notes"] + arguments)
+    static func emit(_ daemon: DaemonProcess, _ arguments: [String]) async throws {
+        let result = try await self.syncmon(["emit", "--events-socket", daemon.eventsSocket, "--engine", "notes"] + arguments)
         #expect(result.status == 0, "\(result.errors)")
     }
 
@@ -47,9 +47,9 @@ struct HistoryDaemonTests {
         let directory = try TemporaryDirectory(prefix: "smhi")
         defer { directory.remove() }
         let first = try await DaemonProcess.start(in: directory.path)
-        try Self.emit(first, ["engineStarted"])
-        try Self.emit(first, Self.exportCycle(id: "a", failed: true))
-        try Self.emit(first, Self.exportCycle(id: "b", failed: false))
+        try await Self.emit(first, ["engineStarted"])
+        try await Self.emit(first, Self.exportCycle(id: "a", failed: true))
+        try await Self.emit(first, Self.exportCycle(id: "b", failed: false))
         let expected = ["new → not_started", "not_started → error", "error → succeeded"]
         let recorded = await Polling.until { (try? Self.moves(Self.history(first))) == expected }
         let before = try Self.history(first)
@@ -62,7 +62,7 @@ struct HistoryDaemonTests {
         let badSince = try first.get("/api/v1/history?since=yesterday")
         #expect(badSince.status == 400, "\(badSince.text)")
 
-        let printed = try Self.syncmon(["status", "--history", "--url", first.url])
+        let printed = try await Self.syncmon(["status", "--history", "--url", first.url])
         #expect(printed.status == 0, "\(printed.errors)")
         let lines = printed.output.split(separator: "\n")
         #expect(lines.count == 3, "\(printed.output)")
@@ -77,25 +77,25 @@ struct HistoryDaemonTests {
         // (its first evaluation, its first save).
         #expect(try Self.history(second).pairs == before.pairs)
         #expect(await Polling.holds(for: .seconds(2)) { (try? Self.history(second).pairs) == before.pairs })
-        let json = try Self.syncmon(["status", "--history", "--json", "--since", "1h", "--url", second.url])
+        let json = try await Self.syncmon(["status", "--history", "--json", "--since", "1h", "--url", second.url])
         #expect(json.status == 0, "\(json.errors)")
         #expect(Self.moves(try JSONDecoder().decode(HistoryDocument.self, from: Data(json.output.utf8))) == expected, "\(json.output)")
-        let other = try Self.syncmon(["status", "--history", "--engine", "other", "--url", second.url])
+        let other = try await Self.syncmon(["status", "--history", "--engine", "other", "--url", second.url])
         #expect(other.status == 0 && other.output == "No engine named other is tracked.\n", "\(other.output)\(other.errors)")
 
         // `--url host:port`, as `syncmon status` takes it.
-        let forgotten = try Self.syncmon(["forget", "--events-socket", second.eventsSocket, "--url", "127.0.0.1:\(second.port)", "--engine", "notes"])
+        let forgotten = try await Self.syncmon(["forget", "--events-socket", second.eventsSocket, "--url", "127.0.0.1:\(second.port)", "--engine", "notes"])
         #expect(forgotten.status == 0 && forgotten.output.contains("forgot notes/private"), "\(forgotten.output)\(forgotten.errors)")
         #expect(try Self.history(second).pairs.isEmpty)
-        try Self.emit(second, ["engineStarted"])
+        try await Self.emit(second, ["engineStarted"])
         #expect(await Polling.until { (try? Self.moves(Self.history(second))) == ["new → not_started"] })
         #expect(await second.stop() == .exited(0))
     }
 
     @Test("an unreachable daemon is exit 3 with the reason on stderr")
-    func unreachable() throws {
+    func unreachable() async throws {
         let port = try FreePort.next()
-        let result = try ExternalCommand.run(SyncmonProcess.binaryPath, ["status", "--history", "--url", "127.0.0.1:\(port)"])
+        let result = try await ExternalCommand.run(SyncmonProcess.binaryPath, ["status", "--history", "--url", "127.0.0.1:\(port)"])
         #expect(result.status == 3)
         #expect(result.errors.contains("cannot reach the daemon"), "\(result.errors)")
         #expect(result.output.isEmpty)

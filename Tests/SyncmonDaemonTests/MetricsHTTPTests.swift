@@ -27,7 +27,7 @@ struct MetricsHTTPTests {
             #expect(gzipped.status == 200)
             #expect(gzipped.header("content-encoding") == "gzip")
             #expect(gzipped.header("content-type") == "application/json")
-            let document = try JSONSerialization.jsonObject(with: Data(try ExternalCommand.gunzip(gzipped.body))) as? [String: Any]
+            let document = try JSONSerialization.jsonObject(with: Data(try await ExternalCommand.gunzip(gzipped.body))) as? [String: Any]
             #expect((document?["engines"] as? [Any])?.count == 20)
             let small = try daemon.get("/healthz", headers: [("Accept-Encoding", "gzip")])
             #expect(small.header("content-encoding") == nil)
@@ -65,7 +65,7 @@ struct MetricsHTTPTests {
             #expect(gzipped.header("content-type") == "text/plain; version=0.0.4; charset=utf-8")
             #expect(Array(gzipped.body.prefix(2)) == [0x1F, 0x8B])
             #expect(gzipped.body.count < plain.body.count / 3)
-            let inflated = try ExternalCommand.gunzip(gzipped.body)
+            let inflated = try await ExternalCommand.gunzip(gzipped.body)
             #expect(Self.stableLines(inflated) == Self.stableLines(plain.body))
 
             let openMetrics = try daemon.get("/metrics", headers: [("Accept", "application/openmetrics-text; version=1.0.0")])
@@ -76,7 +76,7 @@ struct MetricsHTTPTests {
             // Both at once: OpenMetrics, gzipped.
             let both = try daemon.get("/metrics", headers: [("Accept", "application/openmetrics-text; version=1.0.0"), ("Accept-Encoding", "gzip")])
             #expect(both.header("content-encoding") == "gzip")
-            #expect(String(decoding: try ExternalCommand.gunzip(both.body), as: UTF8.self).hasSuffix("# EOF\n"))
+            #expect(String(decoding: try await ExternalCommand.gunzip(both.body), as: UTF8.self).hasSuffix("# EOF\n"))
 
             // gzip refused by weight: plain; deflate only: plain too (gzip is the one coding served).
             let refused = try daemon.get("/metrics", headers: [("Accept-Encoding", "gzip;q=0, identity")])

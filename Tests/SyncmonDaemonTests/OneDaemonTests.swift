@@ -17,7 +17,7 @@ struct OneDaemonTests {
     /// `syncmon emit` to `socket`, then waits for the pair to show in `daemon`'s status.
     static func expectHears(_ daemon: DaemonProcess, socket: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let engine = uniqueEngine("heard")
-        let emitted = try SyncmonProcess.run(["emit", "--events-socket", socket, "--engine", engine, "willFetchChanges"])
+        let emitted = try await SyncmonProcess.run(["emit", "--events-socket", socket, "--engine", engine, "willFetchChanges"])
         #expect(emitted.status == 0, "emit: \(emitted.standardError)", sourceLocation: sourceLocation)
         let (met, rows) = await daemon.waitForStatus { phaseState($0, "\(engine)/private", "import") == "in_progress" }
         #expect(met, "the first daemon did not get the event; rows: \(rows)", sourceLocation: sourceLocation)

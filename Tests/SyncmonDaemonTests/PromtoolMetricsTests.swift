@@ -56,8 +56,8 @@ struct PromtoolMetricsTests {
     }
 
     /// promtool's verdict on `body`: its exit status and every non-empty line it printed.
-    static func check(_ body: [UInt8]) throws -> (status: Int32, findings: [String], output: String) {
-        let result = try ExternalCommand.run(Self.promtool, ["check", "metrics"], input: body)
+    static func check(_ body: [UInt8]) async throws -> (status: Int32, findings: [String], output: String) {
+        let result = try await ExternalCommand.run(Self.promtool, ["check", "metrics"], input: body)
         let findings = result.combined.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return (result.status, findings, result.combined)
     }
@@ -73,7 +73,7 @@ struct PromtoolMetricsTests {
     }
 
     @Test("a realistic exposition: promtool exits 0 and prints nothing")
-    func realisticExposition() throws {
+    func realisticExposition() async throws {
         try self.requirePromtool()
         let renderer = MetricsRenderer(version: "0.1.0", revision: "abc")
         let body = renderer.render(
@@ -87,7 +87,7 @@ struct PromtoolMetricsTests {
         let metrics = try MetricsText(String(decoding: body, as: UTF8.self))
         #expect(metrics.value("syncmon_tracked_engines") == 22)
 
-        let verdict = try Self.check(body)
+        let verdict = try await Self.check(body)
         #expect(verdict.findings.isEmpty, "promtool printed:\n\(verdict.output)")
         #expect(verdict.status == 0, "promtool exited \(verdict.status):\n\(verdict.output)")
     }
@@ -114,20 +114,20 @@ struct PromtoolMetricsTests {
             #expect(metrics.value("syncmon_status", ["engine": "photos", "database": "shared", "status": "error"]) == 1)
             #expect(metrics.samples("syncmon_summary").isEmpty)
 
-            let verdict = try Self.check(response.body)
+            let verdict = try await Self.check(response.body)
             #expect(verdict.findings.isEmpty, "promtool printed:\n\(verdict.output)")
             #expect(verdict.status == 0, "promtool exited \(verdict.status):\n\(verdict.output)")
         }
     }
 
     @Test("the check can fail: a lint problem is reported and fails it")
-    func checkCanFail() throws {
+    func checkCanFail() async throws {
         try self.requirePromtool()
         var body = MetricsRenderer(version: "0.1.0", revision: "abc").render(
             monitor: Self.monitor(), received: [1, 0], process: ProcessMetrics(), format: .prometheusText, now: at(600)
         )
         body += Array("# HELP syncmon_bad_counter A counter without _total.\n# TYPE syncmon_bad_counter counter\nsyncmon_bad_counter 1\n".utf8)
-        let verdict = try Self.check(body)
+        let verdict = try await Self.check(body)
         // promtool reports the bad counter twice: no _total, and "counter" in the name.
         #expect(verdict.findings.count == 2, "\(verdict.output)")
         #expect(verdict.findings.allSatisfy { $0.contains("syncmon_bad_counter") }, "\(verdict.output)")
@@ -135,10 +135,10 @@ struct PromtoolMetricsTests {
     }
 
     @Test("the check can fail: the old syncmon_summary name is a finding")
-    func oldNameFails() throws {
+    func oldNameFails() async throws {
         try self.requirePromtool()
         let body = Array("# HELP syncmon_summary Summary.\n# TYPE syncmon_summary gauge\nsyncmon_summary{status=\"ok\"} 1\n".utf8)
-        let verdict = try Self.check(body)
+        let verdict = try await Self.check(body)
         #expect(verdict.findings == ["syncmon_summary metric name should not include type 'summary'"], "\(verdict.output)")
         #expect(verdict.status == 3)
     }

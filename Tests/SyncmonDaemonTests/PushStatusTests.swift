@@ -118,18 +118,18 @@ struct PushStatusTests {
             ]
             for item in cases {
                 let arguments = ["status", "--url", daemon.url] + (item.engine.map { ["--engine", $0] } ?? [])
-                let result = try SyncmonProcess.run(arguments)
+                let result = try await SyncmonProcess.run(arguments)
                 #expect(result.status == item.status, "\(arguments): \(result.standardOutput) \(result.standardError)")
                 #expect(result.standardOutput.contains(item.text), "\(arguments): \(result.standardOutput)")
             }
 
             // An engine name no engine can have: unknown, with a message naming it.
-            let invalid = try SyncmonProcess.run(["status", "--url", daemon.url, "--engine", "bad/name"])
+            let invalid = try await SyncmonProcess.run(["status", "--url", daemon.url, "--engine", "bad/name"])
             #expect(invalid.status == 3)
             #expect(invalid.standardError.contains("bad/name"), "\(invalid.standardError)")
 
             // --json prints the daemon's status document.
-            let json = try SyncmonProcess.run(["status", "--url", daemon.url, "--json", "--engine", "broken"])
+            let json = try await SyncmonProcess.run(["status", "--url", daemon.url, "--json", "--engine", "broken"])
             #expect(json.status == 2)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
             let engines = try #require(document["engines"] as? [[String: Any]])
@@ -141,13 +141,13 @@ struct PushStatusTests {
     }
 
     @Test("syncmon status against no daemon exits 3 with a clear message")
-    func statusUnreachable() throws {
+    func statusUnreachable() async throws {
         let port = try FreePort.next()
-        let result = try SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)"])
+        let result = try await SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)"])
         #expect(result.status == 3)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains("cannot reach the daemon at http://127.0.0.1:\(port)"), "\(result.standardError)")
-        let json = try SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)", "--json"])
+        let json = try await SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)", "--json"])
         #expect(json.status == 3)
         #expect(!json.standardError.isEmpty)
     }
@@ -156,7 +156,7 @@ struct PushStatusTests {
     func statusNotSyncmon() async throws {
         try await withDaemon { daemon, _ in
             // A path prefix makes the client ask /nope/api/v1/status: a 404.
-            let result = try SyncmonProcess.run(["status", "--url", daemon.url + "/nope"])
+            let result = try await SyncmonProcess.run(["status", "--url", daemon.url + "/nope"])
             #expect(result.status == 3)
             #expect(result.standardError.contains("404"), "\(result.standardError)")
         }

@@ -89,10 +89,10 @@ struct RestartLivenessDaemonTests {
         defer { directory.remove() }
         let first = try await DaemonProcess.start(in: directory.path)
         for arguments in [["engineStarted"], ["accountStatus", "status=available"], ["willFetchChanges"], ["didFetchChanges"]] {
-            let emitted = try SyncmonProcess.run(["emit", "--events-socket", first.eventsSocket, "--engine", "emitted"] + arguments)
+            let emitted = try await SyncmonProcess.run(["emit", "--events-socket", first.eventsSocket, "--engine", "emitted"] + arguments)
             #expect(emitted.status == 0, "\(emitted.standardError)")
         }
-        let wrapped = try SyncmonProcess.run(["wrap", "--events-socket", first.eventsSocket, "--engine", "wrapped", "--phase", "export", "--", "true"])
+        let wrapped = try await SyncmonProcess.run(["wrap", "--events-socket", first.eventsSocket, "--engine", "wrapped", "--phase", "export", "--", "true"])
         #expect(wrapped.status == 0, "\(wrapped.standardError)")
         // Still connected when the daemon stops: one without a promise, one promising 2 s.
         let tied = try first.connect()

@@ -45,14 +45,14 @@ struct SourceTroubleDaemonTests {
             #expect((source["lastError"] as? String)?.contains(error) == true, "\(source)")
             #expect(source["since"] is String, "\(source)")
 
-            let table = try SyncmonProcess.run(["status", "--url", daemon.url])
+            let table = try await SyncmonProcess.run(["status", "--url", daemon.url])
             #expect(table.status == 2, "\(table.standardOutput)\(table.standardError)")
             let lines = table.standardOutput.split(separator: "\n").map(String.init)
             #expect(lines.first?.hasPrefix("No engines tracked") == true, "\(table.standardOutput)")
             #expect(lines.contains { $0.hasPrefix("SOURCE") && $0.contains("LAST ERROR") }, "\(table.standardOutput)")
             #expect(lines.contains { $0.hasPrefix("st ") && $0.contains("syncthing") && $0.contains(error) }, "\(table.standardOutput)")
 
-            let nagios = try SyncmonProcess.run(["status", "--url", daemon.url, "--format", "nagios"])
+            let nagios = try await SyncmonProcess.run(["status", "--url", daemon.url, "--format", "nagios"])
             #expect(nagios.status == 2)
             #expect(nagios.standardOutput.hasPrefix("SYNCMON CRITICAL - source st not connected ("), "\(nagios.standardOutput)")
             #expect(nagios.standardOutput.contains("; no engines tracked | ok=0"), "\(nagios.standardOutput)")
@@ -74,7 +74,7 @@ struct SourceTroubleDaemonTests {
             #expect(ready, "\(sources)")
             let source = try #require(try Self.sources(daemon).first)
             #expect(source["kind"] as? String == "file" && source["lastError"] is NSNull, "\(source)")
-            let table = try SyncmonProcess.run(["status", "--url", daemon.url])
+            let table = try await SyncmonProcess.run(["status", "--url", daemon.url])
             #expect(table.status == 0, "\(table.standardOutput)")
             #expect(!table.standardOutput.contains("SOURCE"), "\(table.standardOutput)")
         }

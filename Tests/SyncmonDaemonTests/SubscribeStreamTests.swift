@@ -214,8 +214,8 @@ struct SubscribeStreamTests {
     }
 
     @Test("a bad --subscribe is a usage error (exit 64)")
-    func badSubscribe() throws {
-        let result = try SyncmonProcess.run(["daemon", "--subscribe", "ftp://host/x", "--log-target", "stderr"])
+    func badSubscribe() async throws {
+        let result = try await SyncmonProcess.run(["daemon", "--subscribe", "ftp://host/x", "--log-target", "stderr"])
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("unsupported source"))
     }

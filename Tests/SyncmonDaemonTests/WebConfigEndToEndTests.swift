@@ -22,38 +22,38 @@ struct WebConfigEndToEndTests {
         let directory: String
         var ca: String { self.directory + "/ca.pem" }
 
-        init(in directory: String) throws {
+        init(in directory: String) async throws {
             self.directory = directory
-            try Self.openssl([
+            try await Self.openssl([
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
                 "-subj", "/CN=syncmon test CA", "-keyout", directory + "/ca.key", "-out", directory + "/ca.pem",
             ])
-            try Self.openssl([
+            try await Self.openssl([
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
                 "-subj", "/CN=other CA", "-keyout", directory + "/other.key", "-out", directory + "/other.pem",
             ])
             try "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n".write(
                 toFile: directory + "/server.ext", atomically: true, encoding: .utf8)
             try "extendedKeyUsage=clientAuth\n".write(toFile: directory + "/client.ext", atomically: true, encoding: .utf8)
-            for name in ["syncmon-1", "syncmon-2"] { try self.sign(name, ext: "server.ext", ca: "ca") }
-            try self.sign("scraper", ext: "client.ext", ca: "ca")
-            try self.sign("stranger", ext: "client.ext", ca: "other")
+            for name in ["syncmon-1", "syncmon-2"] { try await self.sign(name, ext: "server.ext", ca: "ca") }
+            try await self.sign("scraper", ext: "client.ext", ca: "ca")
+            try await self.sign("stranger", ext: "client.ext", ca: "other")
         }
 
-        private func sign(_ name: String, ext: String, ca: String) throws {
+        private func sign(_ name: String, ext: String, ca: String) async throws {
             let base = self.directory + "/" + name
-            try Self.openssl([
+            try await Self.openssl([
                 "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=\(name)",
                 "-keyout", base + ".key", "-out", base + ".csr",
             ])
-            try Self.openssl([
+            try await Self.openssl([
                 "x509", "-req", "-in", base + ".csr", "-CA", self.directory + "/\(ca).pem", "-CAkey", self.directory + "/\(ca).key",
                 "-set_serial", String(Int.random(in: 1...Int(Int32.max))), "-days", "2", "-extfile", self.directory + "/" + ext, "-out", base + ".crt",
             ])
         }
 
-        static func openssl(_ arguments: [String]) throws {
-            let result = try ExternalCommand.run("/usr/bin/openssl", arguments)
+        static func openssl(_ arguments: [String]) async throws {
+            let result = try await ExternalCommand.run("/usr/bin/openssl", arguments)
             guard result.status == 0 else { throw TestSupportError("openssl \(arguments.joined(separator: " ")): \(result.combined)") }
         }
 
@@ -75,14 +75,14 @@ struct WebConfigEndToEndTests {
         var errors: String
     }
 
-    static func curl(_ url: String, ca: String?, user: String? = nil, clientCertificate: String? = nil) throws -> Fetched {
+    static func curl(_ url: String, ca: String?, user: String? = nil, clientCertificate: String? = nil) async throws -> Fetched {
         let directory = try TemporaryDirectory(prefix: "smc")
         defer { directory.remove() }
         var arguments = ["-sS", "--max-time", "10", "-o", directory.path("body"), "-D", directory.path("headers"), "-w", "%{http_code}"]
         if let ca { arguments += ["--cacert", ca] }
         if let user { arguments += ["-u", user] }
         if let clientCertificate { arguments += ["--cert", clientCertificate + ".crt", "--key", clientCertificate + ".key"] }
-        let result = try ExternalCommand.run(ExternalCommand.find("curl") ?? "/usr/bin/curl", arguments + [url])
+        let result = try await ExternalCommand.run(ExternalCommand.find("curl") ?? "/usr/bin/curl", arguments + [url])
         return Fetched(
             status: Int(result.output) ?? 0,
             exitCode: result.status,
@@ -93,8 +93,8 @@ struct WebConfigEndToEndTests {
     }
 
     /// The subject of the certificate served on `port`.
-    static func servedSubject(port: Int) throws -> String {
-        let result = try ExternalCommand.run(
+    static func servedSubject(port: Int) async throws -> String {
+        let result = try await ExternalCommand.run(
             "/bin/sh",
             ["-c", "openssl s_client -connect 127.0.0.1:\(port) -servername localhost </dev/null 2>/dev/null | openssl x509 -noout -subject"]
         )
@@ -124,8 +124,8 @@ struct WebConfigEndToEndTests {
 
     /// A CA and a server certificate for `syncmon-1` in `directory`, and `webConfig` written
     /// to its web.yml, whose path comes back with the certificates.
-    static func prepare(_ directory: TemporaryDirectory, webConfig: String) throws -> (Certificates, String) {
-        let certificates = try Certificates(in: directory.path)
+    static func prepare(_ directory: TemporaryDirectory, webConfig: String) async throws -> (Certificates, String) {
+        let certificates = try await Certificates(in: directory.path)
         try certificates.install("syncmon-1")
         let web = directory.path("web.yml")
         try webConfig.write(toFile: web, atomically: true, encoding: .utf8)
@@ -136,36 +136,36 @@ struct WebConfigEndToEndTests {
     func httpsWithBasicAuth() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
+        let (certificates, web) = try await Self.prepare(directory, webConfig: Self.webConfig())
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         let base = "https://127.0.0.1:\(daemon.port)"
 
-        let ok = try Self.curl(base + "/metrics", ca: certificates.ca, user: "alice:s3cret pass")
+        let ok = try await Self.curl(base + "/metrics", ca: certificates.ca, user: "alice:s3cret pass")
         #expect(ok.status == 200, "\(ok)")
         #expect(ok.body.contains("syncmon_build_info"))
         #expect(ok.headers.lowercased().contains("x-content-type-options: nosniff"), "\(ok.headers)")
         // The exposition over TLS still passes promtool.
         if let promtool = ExternalCommand.find("promtool") {
-            let lint = try ExternalCommand.run(promtool, ["check", "metrics"], input: Array(ok.body.utf8))
+            let lint = try await ExternalCommand.run(promtool, ["check", "metrics"], input: Array(ok.body.utf8))
             #expect(lint.status == 0, "\(lint.combined)")
         } else {
             Issue.record("promtool is not installed (scripts/install-deps.sh --test)")
         }
 
         for path in ["/", "/metrics", "/healthz", "/api/v1/status", "/nope"] {
-            let anonymous = try Self.curl(base + path, ca: certificates.ca)
+            let anonymous = try await Self.curl(base + path, ca: certificates.ca)
             #expect(anonymous.status == 401, "\(path): \(anonymous)")
             #expect(anonymous.headers.lowercased().contains("www-authenticate: basic"), "\(anonymous.headers)")
         }
         for user in ["alice:wrong", "alice:", "mallory:s3cret pass", "alice:s3cret pass "] {
-            let refused = try Self.curl(base + "/healthz", ca: certificates.ca, user: user)
+            let refused = try await Self.curl(base + "/healthz", ca: certificates.ca, user: user)
             #expect(refused.status == 401, "\(user): \(refused)")
         }
         // The right password again (now from the cache) still passes.
-        #expect(try Self.curl(base + "/healthz", ca: certificates.ca, user: "alice:s3cret pass").status == 200)
+        await #expect(try Self.curl(base + "/healthz", ca: certificates.ca, user: "alice:s3cret pass").status == 200)
 
         // Without the CA the certificate is not trusted.
-        let untrusted = try Self.curl(base + "/healthz", ca: nil, user: "alice:s3cret pass")
+        let untrusted = try await Self.curl(base + "/healthz", ca: nil, user: "alice:s3cret pass")
         #expect(untrusted.status == 0 && untrusted.exitCode != 0, "\(untrusted)")
 
         // Plain HTTP to the TLS port: Go's answer, never the metrics.
@@ -180,23 +180,23 @@ struct WebConfigEndToEndTests {
         let environment = ["SYNCMON_PASSWORD": "s3cret pass", "PATH": "/usr/bin:/bin"]
         let arguments = ["status", "--url", base, "--ca-file", certificates.ca, "--user", "alice", "--json"]
         let status = await Polling.value {
-            let result = try? SyncmonProcess.run(arguments, environment: environment)
+            let result = try? await SyncmonProcess.run(arguments, environment: environment)
             return result?.standardOutput.contains("\"notes\"") == true ? result : nil
         }
         #expect(status?.status == 0, "\(String(describing: status))")
-        let wrong = try SyncmonProcess.run(
+        let wrong = try await SyncmonProcess.run(
             ["status", "--url", base, "--ca-file", certificates.ca, "--user", "alice"],
             environment: ["SYNCMON_PASSWORD": "nope"]
         )
         #expect(wrong.status == 3)
         #expect(wrong.standardError.contains("unauthorized: check --user and SYNCMON_PASSWORD"), "\(wrong.standardError)")
-        let noPassword = try SyncmonProcess.run(["status", "--url", base, "--ca-file", certificates.ca], environment: [:])
+        let noPassword = try await SyncmonProcess.run(["status", "--url", base, "--ca-file", certificates.ca], environment: [:])
         #expect(noPassword.status == 3)
         #expect(noPassword.standardError.contains("pass --user and set SYNCMON_PASSWORD"), "\(noPassword.standardError)")
-        let noCA = try SyncmonProcess.run(["status", "--url", base, "--user", "alice"], environment: environment)
+        let noCA = try await SyncmonProcess.run(["status", "--url", base, "--user", "alice"], environment: environment)
         #expect(noCA.status == 3)
         #expect(noCA.standardError.contains("certificate is not trusted"), "\(noCA.standardError)")
-        let plainStatus = try SyncmonProcess.run(["status", "--url", daemon.url], environment: environment)
+        let plainStatus = try await SyncmonProcess.run(["status", "--url", daemon.url], environment: environment)
         #expect(plainStatus.status == 3)
         #expect(plainStatus.standardError.contains("400"), "\(plainStatus.standardError)")
         #expect(await daemon.stop() == .exited(0))
@@ -206,15 +206,15 @@ struct WebConfigEndToEndTests {
     func clientCertificates() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig(users: [:], clientAuth: "RequireAndVerifyClientCert"))
+        let (certificates, web) = try await Self.prepare(directory, webConfig: Self.webConfig(users: [:], clientAuth: "RequireAndVerifyClientCert"))
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         let url = "https://127.0.0.1:\(daemon.port)/healthz"
 
-        let trusted = try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("scraper"))
+        let trusted = try await Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("scraper"))
         #expect(trusted.status == 200, "\(trusted)")
-        let none = try Self.curl(url, ca: certificates.ca)
+        let none = try await Self.curl(url, ca: certificates.ca)
         #expect(none.status == 0 && none.exitCode != 0, "\(none)")
-        let stranger = try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("stranger"))
+        let stranger = try await Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("stranger"))
         #expect(stranger.status == 0 && stranger.exitCode != 0, "\(stranger)")
         #expect(daemon.isRunning)
 
@@ -222,14 +222,14 @@ struct WebConfigEndToEndTests {
         // UNKNOWN); without one it names what the daemon asks for.
         let base = "https://127.0.0.1:\(daemon.port)"
         let scraper = directory.path("scraper")
-        let withCertificate = try SyncmonProcess.run(
+        let withCertificate = try await SyncmonProcess.run(
             ["status", "--url", base, "--ca-file", certificates.ca, "--cert-file", scraper + ".crt", "--key-file", scraper + ".key", "--json"])
         #expect(withCertificate.standardOutput.contains("\"engines\""), "\(withCertificate)")
         #expect(withCertificate.standardError.isEmpty, "\(withCertificate.standardError)")
-        let withoutCertificate = try SyncmonProcess.run(["status", "--url", base, "--ca-file", certificates.ca])
+        let withoutCertificate = try await SyncmonProcess.run(["status", "--url", base, "--ca-file", certificates.ca])
         #expect(withoutCertificate.status == 3)
         #expect(withoutCertificate.standardError.contains("--cert-file"), "\(withoutCertificate.standardError)")
-        let keyOnly = try SyncmonProcess.run(["status", "--url", base, "--key-file", scraper + ".key"])
+        let keyOnly = try await SyncmonProcess.run(["status", "--url", base, "--key-file", scraper + ".key"])
         #expect(keyOnly.status == 64)
         #expect(keyOnly.standardError.contains("--cert-file and --key-file go together"), "\(keyOnly.standardError)")
 
@@ -242,9 +242,10 @@ struct WebConfigEndToEndTests {
         for (policy, none, scraper, stranger) in policies {
             try Self.webConfig(users: [:], clientAuth: policy).write(toFile: web, atomically: true, encoding: .utf8)
             #expect(await Self.reload(daemon))
-            #expect((try Self.curl(url, ca: certificates.ca).status == 200) == none, "\(policy) without a certificate")
-            #expect((try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("scraper")).status == 200) == scraper, "\(policy) scraper")
-            #expect((try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("stranger")).status == 200) == stranger, "\(policy) stranger")
+            await #expect((try Self.curl(url, ca: certificates.ca).status == 200) == none, "\(policy) without a certificate")
+            await #expect((try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("scraper")).status == 200) == scraper, "\(policy) scraper")
+            await #expect(
+                (try Self.curl(url, ca: certificates.ca, clientCertificate: directory.path("stranger")).status == 200) == stranger, "\(policy) stranger")
         }
         #expect(await daemon.stop() == .exited(0))
     }
@@ -253,17 +254,17 @@ struct WebConfigEndToEndTests {
     func rotation() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
+        let (certificates, web) = try await Self.prepare(directory, webConfig: Self.webConfig())
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         let url = "https://127.0.0.1:\(daemon.port)/healthz"
-        #expect(try Self.servedSubject(port: daemon.port).contains("CN = syncmon-1"))
-        #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 401)
+        await #expect(try Self.servedSubject(port: daemon.port).contains("CN = syncmon-1"))
+        await #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 401)
 
         try certificates.install("syncmon-2")
         try Self.webConfig(users: ["alice": Self.aliceHash, "bob": Self.bobHash]).write(toFile: web, atomically: true, encoding: .utf8)
         #expect(await Self.reload(daemon))
-        #expect(try Self.servedSubject(port: daemon.port).contains("CN = syncmon-2"))
-        #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 200)
+        await #expect(try Self.servedSubject(port: daemon.port).contains("CN = syncmon-2"))
+        await #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 200)
 
         // A broken file: the reload fails, naming the file and the line; the running settings stay.
         try (Self.webConfig() + "basic_auth_user:\n").write(toFile: web, atomically: true, encoding: .utf8)
@@ -271,14 +272,14 @@ struct WebConfigEndToEndTests {
         #expect(await Polling.until { daemon.standardError.contains("configuration reload failed") }, "\(daemon.standardError)")
         #expect(daemon.standardError.contains("web config \(web): line "), "\(daemon.standardError)")
         #expect(daemon.standardError.contains("unknown key basic_auth_user"))
-        #expect(try Self.servedSubject(port: daemon.port).contains("CN = syncmon-2"))
-        #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 200)
+        await #expect(try Self.servedSubject(port: daemon.port).contains("CN = syncmon-2"))
+        await #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 200)
         // A certificate file that vanished: refused the same way.
         try Self.webConfig().write(toFile: web, atomically: true, encoding: .utf8)
         unlink(directory.path("server.key"))
         #expect(await Self.reload(daemon))
         #expect(await Polling.until { daemon.standardError.contains("cannot read key_file") }, "\(daemon.standardError)")
-        #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 200)
+        await #expect(try Self.curl(url, ca: certificates.ca, user: "bob:hunter2").status == 200)
         #expect(daemon.isRunning)
         #expect(await daemon.stop() == .exited(0))
     }
@@ -310,8 +311,8 @@ struct WebConfigEndToEndTests {
     func badAtStart(_ item: BadStart) async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let (_, web) = try Self.prepare(directory, webConfig: item.yaml)
-        let result = try SyncmonProcess.run([
+        let (_, web) = try await Self.prepare(directory, webConfig: item.yaml)
+        let result = try await SyncmonProcess.run([
             "daemon", "--web.config.file", web, "--listen", "127.0.0.1:\(try FreePort.next())", "--events-socket", directory.path("e.sock"),
             "--state-dir", directory.path("state"), "--log-target", "stderr", "--host-network", "off",
         ])
@@ -324,14 +325,14 @@ struct WebConfigEndToEndTests {
     func configFileKey() async throws {
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
+        let (certificates, web) = try await Self.prepare(directory, webConfig: Self.webConfig())
         let config = directory.path("syncmon.conf")
         try "web-config-file = \(web)\n".write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--config", config])
-        #expect(try Self.curl("https://127.0.0.1:\(daemon.port)/healthz", ca: certificates.ca, user: "alice:s3cret pass").status == 200)
+        await #expect(try Self.curl("https://127.0.0.1:\(daemon.port)/healthz", ca: certificates.ca, user: "alice:s3cret pass").status == 200)
         #expect(await daemon.stop() == .exited(0))
 
-        let missing = try SyncmonProcess.run([
+        let missing = try await SyncmonProcess.run([
             "daemon", "--web.config.file", directory.path("absent.yml"), "--events-socket", directory.path("e.sock"),
             "--state-dir", directory.path("state"), "--log-target", "stderr",
         ])
@@ -348,7 +349,7 @@ struct WebConfigEndToEndTests {
         }
         let directory = try TemporaryDirectory(prefix: "smw")
         defer { directory.remove() }
-        let (certificates, web) = try Self.prepare(directory, webConfig: Self.webConfig())
+        let (certificates, web) = try await Self.prepare(directory, webConfig: Self.webConfig())
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: ["--web.config.file", web])
         try "s3cret pass".write(toFile: directory.path("password"), atomically: true, encoding: .utf8)
         let configuration = """

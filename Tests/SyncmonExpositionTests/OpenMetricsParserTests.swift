@@ -37,9 +37,9 @@ struct OpenMetricsParserTests {
         """
 
     @Test("a realistic OpenMetrics exposition parses, with the families and types we intend")
-    func realisticExpositionParses() throws {
+    func realisticExpositionParses() async throws {
         let sample = SampleExposition(engineCount: 25)
-        let result = try Self.python.run(["-c", Self.script], input: sample.render(.openMetrics))
+        let result = try await Self.python.run(["-c", Self.script], input: sample.render(.openMetrics))
         #expect(result.status == 0, "\(result.errors)")
         let families = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         let types = Dictionary(uniqueKeysWithValues: families.map { ($0[0], $0[1]) })
@@ -52,10 +52,10 @@ struct OpenMetricsParserTests {
     }
 
     @Test("the parser rejects an exposition without # EOF, proving the check can fail")
-    func missingEOFFails() throws {
+    func missingEOFFails() async throws {
         var exposition = SampleExposition(engineCount: 1).render(.openMetrics)
         exposition.removeLast("# EOF\n".utf8.count)
-        let result = try Self.python.run(["-c", Self.script], input: exposition)
+        let result = try await Self.python.run(["-c", Self.script], input: exposition)
         #expect(result.status != 0)
     }
 }

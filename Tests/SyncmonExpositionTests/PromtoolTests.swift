@@ -21,15 +21,15 @@ struct PromtoolTests {
     }
 
     @Test("a realistic exposition passes with no findings")
-    func realisticExpositionPasses() throws {
+    func realisticExpositionPasses() async throws {
         let exposition = SampleExposition(engineCount: 25).render(.prometheusText)
-        let result = try self.promtool().run(["check", "metrics"], input: exposition)
+        let result = try await self.promtool().run(["check", "metrics"], input: exposition)
         #expect(result.status == 0, "\(result.combined)")
         #expect(result.combined.isEmpty, "promtool printed: \(result.combined)")
     }
 
     @Test("every family type on its own passes, including unlabelled and empty families")
-    func singleFamiliesPass() throws {
+    func singleFamiliesPass() async throws {
         let tool = try self.promtool()
         let outputs: [String] = [
             render(.prometheusText) { writer in
@@ -45,7 +45,7 @@ struct PromtoolTests {
             },
         ]
         for output in outputs {
-            let result = try tool.run(["check", "metrics"], input: Array(output.utf8))
+            let result = try await tool.run(["check", "metrics"], input: Array(output.utf8))
             #expect(result.status == 0 && result.combined.isEmpty, "\(output)\n->\n\(result.combined)")
         }
     }
@@ -70,8 +70,8 @@ struct PromtoolTests {
             ("# HELP syncmon_s S.\n# TYPE syncmon_s stateset\nsyncmon_s{syncmon_s=\"a\"} 1\n", 1, ""),
         ]
     )
-    func badExpositionsFail(_ exposition: String, _ expectedStatus: Int32, _ expectedMessage: String) throws {
-        let result = try self.promtool().run(["check", "metrics"], input: Array(exposition.utf8))
+    func badExpositionsFail(_ exposition: String, _ expectedStatus: Int32, _ expectedMessage: String) async throws {
+        let result = try await self.promtool().run(["check", "metrics"], input: Array(exposition.utf8))
         #expect(result.status == expectedStatus, "\(result.combined)")
         #expect(!result.combined.isEmpty)
         #expect(result.combined.contains(expectedMessage), "\(result.combined)")

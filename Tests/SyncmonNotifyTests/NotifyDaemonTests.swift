@@ -180,11 +180,11 @@ struct NotifyDaemonTests {
         let arguments = try Self.config(
             directory, "[notify good]\ncommand = \(script)\n\n[notify hung]\ncommand = /bin/sleep 600\ntimeout = 2s\n")
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
-        let good = try SyncmonProcess.run(["notify", "test", "good", "--url", daemon.url])
+        let good = try await SyncmonProcess.run(["notify", "test", "good", "--url", daemon.url])
         #expect(good.status == 0, "\(good.standardError)")
         #expect(Self.deliveries(log).first?.hasPrefix("test 0 ") == true)
         let started = Date()
-        async let hung = Task.detached { try SyncmonProcess.run(["notify", "test", "hung", "--url", daemon.url]) }.value
+        async let hung = Task.detached { try await SyncmonProcess.run(["notify", "test", "hung", "--url", daemon.url]) }.value
         // While the hung command runs, scrapes and status answer at once.
         try await Task.sleep(for: .milliseconds(300))
         let scrapeStart = Date()
@@ -194,9 +194,9 @@ struct NotifyDaemonTests {
         #expect(result.status == 1)
         #expect(result.standardError.contains("ran past its timeout of 2s"), "\(result.standardError)")
         #expect(Date().timeIntervalSince(started) < 15)
-        let unknown = try SyncmonProcess.run(["notify", "test", "nosuch", "--url", daemon.url])
+        let unknown = try await SyncmonProcess.run(["notify", "test", "nosuch", "--url", daemon.url])
         #expect(unknown.status == 2)
-        let list = try SyncmonProcess.run(["notify", "list", "--url", daemon.url])
+        let list = try await SyncmonProcess.run(["notify", "list", "--url", daemon.url])
         #expect(list.status == 0)
         #expect(list.standardOutput.contains("good (command): 1 sent"), "\(list.standardOutput)")
         #expect(list.standardOutput.contains("hung (command): 0 sent, 1 failed"), "\(list.standardOutput)")
@@ -217,21 +217,21 @@ struct NotifyDaemonTests {
         _ = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 1s\n\n[notify other]\ncommand = \(script)\n")
         daemon.signal(SIGHUP)
         #expect(await Polling.until { daemon.standardError.contains("take a restart") }, "\(daemon.standardError)")
-        let test = try SyncmonProcess.run(["notify", "test", "cmd", "--url", daemon.url])
+        let test = try await SyncmonProcess.run(["notify", "test", "cmd", "--url", daemon.url])
         #expect(test.status == 0)
         #expect(Self.deliveries(log).count == 1)
-        let other = try SyncmonProcess.run(["notify", "test", "other", "--url", daemon.url])
+        let other = try await SyncmonProcess.run(["notify", "test", "other", "--url", daemon.url])
         #expect(other.status == 2)
         await daemon.stop()
     }
 
     @Test("a bad route stops the start with exit 78 naming the file and line")
-    func badRoute() throws {
+    func badRoute() async throws {
         let directory = try TemporaryDirectory(prefix: "smnb")
         defer { directory.remove() }
         let path = directory.path("syncmon.conf")
         try "# routes\n\n[notify a]\nhold = 1s\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try SyncmonProcess.run([
+        let result = try await SyncmonProcess.run([
             "daemon", "--config", path, "--state-dir", directory.path("state"), "--events-socket", directory.path("e.sock"),
         ])
         #expect(result.status == 78)

@@ -27,7 +27,7 @@ struct PageDaemonTests {
         defer { directory.remove() }
         let daemon = try await DaemonProcess.start(in: directory.path)
         let now = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))
-        let emitted = try ExternalCommand.run(
+        let emitted = try await ExternalCommand.run(
             SyncmonProcess.binaryPath,
             [
                 "emit", "--events-socket", daemon.eventsSocket, "--engine", "notes", "containerEvent", "kind=export", "id=a",
@@ -47,7 +47,7 @@ struct PageDaemonTests {
 
         let gzipped = try daemon.get("/", headers: [("Accept-Encoding", "gzip")])
         #expect(gzipped.header("content-encoding") == "gzip" && gzipped.body.starts(with: [0x1F, 0x8B]))
-        let unzipped = try ExternalCommand.run("/bin/gzip", ["-dc"], input: gzipped.body)
+        let unzipped = try await ExternalCommand.run("/bin/gzip", ["-dc"], input: gzipped.body)
         #expect(unzipped.output.contains("<tr data-pair=\"notes/private\""))
         Self.expectSecurityHeaders(gzipped, "/ gzip")
 

@@ -13,9 +13,7 @@ struct DesktopNotificationBusTests {
 
     /// Whether the real components are here; under CI they must be (scripts/install-deps.sh --test).
     static var available: Bool {
-        let here =
-            FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
-            && ExternalCommand.find("python3").map { _ in (try? ExternalCommand.run("/usr/bin/python3", ["-c", "import dbusmock"]).status) == 0 } == true
+        let here = NotificationServerBus.isAvailable
         if !here && ProcessInfo.processInfo.environment["CI"] != nil {
             Issue.record("dbus-daemon and python3-dbusmock are needed (scripts/install-deps.sh --test)")
         }

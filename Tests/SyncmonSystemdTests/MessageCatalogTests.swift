@@ -89,7 +89,7 @@ struct MessageCatalogTests {
     }
 
     @Test("journalctl accepts the catalog and lists every ID")
-    func journalctlAcceptsCatalog() throws {
+    func journalctlAcceptsCatalog() async throws {
         guard let journalctl = ExternalCommand.find("journalctl") else {
             // Under CI (scripts/test.sh sets CI) the test dependencies were just installed: a
             // missing journalctl is a broken setup, not a reason to skip.
@@ -109,9 +109,9 @@ struct MessageCatalogTests {
             to: catalogDirectory.appendingPathComponent("syncmon.catalog")
         )
 
-        let update = try ExternalCommand.run(journalctl, ["--root=\(root.path)", "--update-catalog"])
+        let update = try await ExternalCommand.run(journalctl, ["--root=\(root.path)", "--update-catalog"])
         #expect(update.status == 0, "\(update.errors)")
-        let list = try ExternalCommand.run(journalctl, ["--root=\(root.path)", "--list-catalog"])
+        let list = try await ExternalCommand.run(journalctl, ["--root=\(root.path)", "--list-catalog"])
         #expect(list.status == 0, "\(list.errors)")
         let listed = Set(list.output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
         #expect(listed == Set(MessageID.allCases.map(\.rawValue)))

@@ -55,7 +55,7 @@ enum RealTools {
             name: "rest-server", in: test)
         try await self.waitForPort(port, server)
         let repository = "rest:http://127.0.0.1:\(port)/repo"
-        let initialised = try ExternalCommand.run(restic, ["-r", repository, "init"], environment: self.resticEnvironment(test))
+        let initialised = try await ExternalCommand.run(restic, ["-r", repository, "init"], environment: self.resticEnvironment(test))
         guard initialised.status == 0 else { throw TestSupportError("restic init: \(initialised.combined)") }
         return (server, repository)
     }

@@ -31,7 +31,7 @@ final class NetworkNamespaces: @unchecked Sendable {
         return ip
     }
 
-    init(ip: String) throws {
+    init(ip: String) async throws {
         // Short unique names: interface names have at most 15 bytes.
         let tag = String(UInt32.random(in: 0..<UInt32.max), radix: 36)
         self.ip = ip
@@ -40,15 +40,15 @@ final class NetworkNamespaces: @unchecked Sendable {
         self.link = "smv\(tag)"
         self.peer = "smp\(tag)"
         do {
-            try self.run(["netns", "add", self.host])
-            try self.run(["netns", "add", self.gateway])
-            try self.run(["-n", self.host, "link", "set", "lo", "up"])
-            try self.run(["link", "add", self.link, "netns", self.host, "type", "veth", "peer", "name", self.peer, "netns", self.gateway])
-            try self.run(["-n", self.host, "address", "add", "10.213.0.1/30", "dev", self.link])
-            try self.run(["-n", self.gateway, "address", "add", "10.213.0.2/30", "dev", self.peer])
-            try self.run(["-n", self.gateway, "link", "set", self.peer, "up"])
-            try self.run(["-n", self.host, "link", "set", self.link, "up"])
-            try self.addDefaultRoute()
+            try await self.run(["netns", "add", self.host])
+            try await self.run(["netns", "add", self.gateway])
+            try await self.run(["-n", self.host, "link", "set", "lo", "up"])
+            try await self.run(["link", "add", self.link, "netns", self.host, "type", "veth", "peer", "name", self.peer, "netns", self.gateway])
+            try await self.run(["-n", self.host, "address", "add", "10.213.0.1/30", "dev", self.link])
+            try await self.run(["-n", self.gateway, "address", "add", "10.213.0.2/30", "dev", self.peer])
+            try await self.run(["-n", self.gateway, "link", "set", self.peer, "up"])
+            try await self.run(["-n", self.host, "link", "set", self.link, "up"])
+            try await self.addDefaultRoute()
         } catch {
             self.remove()
             throw error
@@ -56,19 +56,19 @@ final class NetworkNamespaces: @unchecked Sendable {
     }
 
     /// `ip ARGUMENTS…`, which must succeed.
-    func run(_ arguments: [String]) throws {
-        let result = try ExternalCommand.run(self.ip, arguments)
+    func run(_ arguments: [String]) async throws {
+        let result = try await ExternalCommand.run(self.ip, arguments)
         guard result.status == 0 else { throw TestSupportError("ip \(arguments.joined(separator: " ")) exited \(result.status): \(result.combined)") }
     }
 
     /// `ip netns exec HOST COMMAND…` in the host namespace.
-    func exec(_ command: [String]) throws -> ExternalCommand.Result {
-        try ExternalCommand.run(self.ip, ["netns", "exec", self.host] + command)
+    func exec(_ command: [String]) async throws -> ExternalCommand.Result {
+        try await ExternalCommand.run(self.ip, ["netns", "exec", self.host] + command)
     }
 
-    func addDefaultRoute() throws { try self.run(["-n", self.host, "route", "add", "default", "via", "10.213.0.2", "dev", self.link]) }
-    func removeDefaultRoute() throws { try self.run(["-n", self.host, "route", "del", "default"]) }
-    func setLink(up: Bool) throws { try self.run(["-n", self.host, "link", "set", self.link, up ? "up" : "down"]) }
+    func addDefaultRoute() async throws { try await self.run(["-n", self.host, "route", "add", "default", "via", "10.213.0.2", "dev", self.link]) }
+    func removeDefaultRoute() async throws { try await self.run(["-n", self.host, "route", "del", "default"]) }
+    func setLink(up: Bool) async throws { try await self.run(["-n", self.host, "link", "set", self.link, up ? "up" : "down"]) }
 
     /// A script that runs the given binary inside the host namespace (`DaemonProcess`'s
     /// `executable`): `ip netns exec` ends in exec, so the daemon keeps the script's pid and
@@ -81,7 +81,7 @@ final class NetworkNamespaces: @unchecked Sendable {
     }
 
     func remove() {
-        _ = try? ExternalCommand.run(self.ip, ["netns", "del", self.host])
-        _ = try? ExternalCommand.run(self.ip, ["netns", "del", self.gateway])
+        _ = try? ExternalCommand.runBlocking(self.ip, ["netns", "del", self.host])
+        _ = try? ExternalCommand.runBlocking(self.ip, ["netns", "del", self.gateway])
     }
 }

@@ -12,8 +12,8 @@ struct ExternalTool {
     /// Whether the tests run under CI (`CI` set), where a missing tool is a failure, not a skip.
     static var isCI: Bool { ExternalCommand.isCI }
 
-    func run(_ arguments: [String], input: [UInt8]) throws -> ExternalCommand.Result {
-        try ExternalCommand.run(self.path, arguments, input: input)
+    func run(_ arguments: [String], input: [UInt8]) async throws -> ExternalCommand.Result {
+        try await ExternalCommand.run(self.path, arguments, input: input)
     }
 }
 
@@ -33,7 +33,7 @@ extension ExternalTool {
     /// Whether `python3` can import the reference OpenMetrics parser.
     static let openMetricsParserAvailable: Bool = {
         guard python.isAvailable else { return false }
-        let probe = try? python.run(["-c", "import prometheus_client.openmetrics.parser"], input: [])
+        let probe = try? ExternalCommand.runBlocking(python.path, ["-c", "import prometheus_client.openmetrics.parser"])
         return probe?.status == 0
     }()
 }

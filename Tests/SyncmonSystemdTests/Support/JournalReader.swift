@@ -23,9 +23,9 @@ enum JournalReader {
 
     /// The entries whose field `matchField` is `matchValue`, each as field name → values (fields can repeat), with
     /// only `fields` (and journalctl's own `__` fields) in them.
-    static func entries(matching matchField: String, _ matchValue: String, fields: [String]) throws -> [[String: [String]]] {
+    static func entries(matching matchField: String, _ matchValue: String, fields: [String]) async throws -> [[String: [String]]] {
         guard let journalctl = ExternalCommand.find("journalctl") else { throw ReadError.journalctlMissing }
-        let output = try ExternalCommand.run(
+        let output = try await ExternalCommand.run(
             journalctl,
             ["--no-pager", "--all", "--output=json", "--output-fields=\(fields.joined(separator: ","))", "\(matchField)=\(matchValue)"]
         )
@@ -48,10 +48,11 @@ enum JournalReader {
         fields: [String]
     ) async throws -> [[String: [String]]] {
         let enough = try await Polling.value(interval: .milliseconds(100)) {
-            let entries = try Self.entries(matching: matchField, matchValue, fields: fields)
+            let entries = try await Self.entries(matching: matchField, matchValue, fields: fields)
             return entries.count >= count ? entries : nil
         }
-        return try enough ?? Self.entries(matching: matchField, matchValue, fields: fields)
+        if let enough { return enough }
+        return try await Self.entries(matching: matchField, matchValue, fields: fields)
     }
 
     /// One field's values from journalctl's JSON: a string, an array of bytes for values that are not printable

@@ -44,7 +44,7 @@ enum JournaldAvailability {
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
             return .unavailable("journald does not answer (\(firstFailure)) and \(script.path) is missing")
         }
-        let output = try ExternalCommand.run(script.path, [])
+        let output = try ExternalCommand.runBlocking(script.path, [])
         if let failure = Self.probe() {
             return .unavailable(
                 "journald does not answer (\(failure)); scripts/start-journald.sh exited \(output.status): "
