@@ -285,9 +285,10 @@ hup
 # 30 s for what the journal shows: each journalctl over this run's busy journal (crashy restarts
 # every second) can take seconds under CI load, and 10 s once ended before the reload's line,
 # which the journal held when the run failed.
-wait_for 30 logged '/etc/syncmon-echo.rules:3: ' || fail "no reload error naming /etc/syncmon-echo.rules:3"
+# The counter first (a scrape: quick), then the journal: a failure then says which is missing.
 reload_failed() { [ "$(reload_failures)" = 1 ]; }
-wait_for 5 reload_failed || fail "syncmon_rules_reload_failures_total is $(reload_failures), not 1"
+wait_for 30 reload_failed || fail "syncmon_rules_reload_failures_total is $(reload_failures), not 1, 30 s after SIGHUP"
+wait_for 30 logged '/etc/syncmon-echo.rules:3: ' || fail "no reload error naming /etc/syncmon-echo.rules:3"
 in_ns sh -c 'echo ping >>/srv/echo.in'
 wait_for 10 echo_is 2 || fail "echo: the running rules were not kept after a bad reload ($(echo_count))"
 in_ns sh -c 'printf "[rule pong]\nmatch = ^pong\$\nemit = fetchedDatabaseChanges modifications=1 deletions=0\n" >/etc/syncmon-echo.rules'
