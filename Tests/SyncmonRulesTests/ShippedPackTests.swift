@@ -52,8 +52,8 @@ struct ShippedPackTests {
             pack: "unison",
             file: "unison-2.52.1-repeat.log",
             counts: [
-                "cycle-start": 12, "nothing-to-do": 5, "transferred": 7, "cycle-complete": 5, "cycle-failed": 2,
-                "fatal-error": 1,
+                "cycle-start": 12, "nothing-to-do": 5, "transferred": 7, "cycle-complete": 4, "cycle-skipped": 1,
+                "cycle-failed": 2, "fatal-error": 1,
             ]
         ),
         PackRecording(
@@ -116,8 +116,13 @@ struct ShippedPackTests {
             "unison", "Synchronization incomplete at 14:47:25  (1 item transferred, 1 skipped, 1 failed)",
             ["error", "error", "didFetchChanges", "didSendChanges"]
         ),
+        // A conflict skipped: unison 2.52 says "complete" (and exits 1); found by the detection matrix.
         (
-            "unison", "Synchronization incomplete at 14:47:25  (0 items transferred, 1 skipped, 0 failed)",
+            "unison", "Synchronization complete at 14:47:23  (1 item transferred, 1 skipped, 0 failed)",
+            ["error", "error", "didFetchChanges", "didSendChanges"]
+        ),
+        (
+            "unison", "Synchronization complete at 17:01:43  (0 items transferred, 1 skipped, 0 failed)",
             ["error", "error", "didFetchChanges", "didSendChanges"]
         ),
         ("unison", "Sleeping for 2 seconds...", []),

@@ -24,6 +24,16 @@ extension ShippedPacks {
         match = \[END\] (?:Copying|Deleting|Updating|Copying properties for)
         emit = sentRecordZoneChanges savedRecords=1 deletedRecords=0 failedRecordSaves=[] failedRecordDeletes=[]
 
+        # Conflicts that -batch leaves for a person: unison says "complete" and exits 1 (a -repeat
+        # loop runs on), the skipped files stay apart until someone decides, so the cycle fails.
+        # Recorded: "Synchronization complete at 14:47:23  (1 item transferred, 1 skipped, 0 failed)".
+        # Before cycle-complete, which would take it for a clean cycle.
+        [rule cycle-skipped]
+        match = ^Synchronization (?:complete|incomplete) at \S+\s+\((?<transferred>[0-9]+) items? transferred, (?<skipped>[1-9][0-9]*) skipped, 0 failed\)
+        emit = error phase=import error.code=conflictsSkipped error.message=${MESSAGE}
+        emit = error phase=export error.code=conflictsSkipped error.message=${MESSAGE}
+        emit = didFetchChanges
+        emit = didSendChanges
         [rule cycle-complete]
         match = ^Synchronization complete at
         emit = didFetchChanges
@@ -37,13 +47,6 @@ extension ShippedPacks {
         emit = didFetchChanges
         emit = didSendChanges
 
-        # Only skipped items: conflicts that -batch leaves for a person, so the cycle fails.
-        [rule cycle-skipped]
-        match = ^Synchronization incomplete at \S+\s+\((?<transferred>[0-9]+) items? transferred, (?<skipped>[0-9]+) skipped, 0 failed\)
-        emit = error phase=import error.code=conflictsSkipped error.message=${MESSAGE}
-        emit = error phase=export error.code=conflictsSkipped error.message=${MESSAGE}
-        emit = didFetchChanges
-        emit = didSendChanges
 
         [rule cycle-fatal]
         match = ^Synchronization (?:failed|interrupted) at
