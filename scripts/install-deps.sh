@@ -44,6 +44,9 @@ if [ "${1:-}" = "--test" ]; then
     # The status page in a real browser (scripts/test-page.sh): headless Chromium driven by
     # selenium; certutil (libnss3-tools) makes the browser trust the test CA.
     packages+=(chromium chromium-driver python3-selenium libnss3-tools)
+    # The detection matrix's short form (scripts/detection-matrix.sh): node_exporter's systemd
+    # collector beside syncmon.
+    packages+=(prometheus-node-exporter)
 fi
 if [ "${1:-}" = "--package" ]; then
     packages+=(dpkg-dev)

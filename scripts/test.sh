@@ -145,6 +145,9 @@ start page scripts/test-page.sh
 # The CI soak (docs/soak.md): a simulated fleet's day through replay and through a live daemon
 # restarted mid-stream, and RSS flatness under 1,000 engines (about 2.5 minutes).
 start soak scripts/soak.sh
+# The detection matrix's short form (docs/detection.md): unit and job faults beside node_exporter
+# and a dead man's switch; fails when syncmon misses one, is late or raises a false alarm (~80 s).
+start detection scripts/detection-matrix.sh --short
 # --- end of end to end ----------------------------------------------------------------------------
 # Every Swift suite in one run, syncmon wrap with the real rclone, restic and rsync included:
 # tests that block (child processes, CPU-bound renders) do it on threads of their own

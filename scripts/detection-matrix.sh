@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The detection matrix (docs/detection.md): real faults on real engines, each measured side by
+# side in one run — syncmon's verdict and the time to it, what the engine itself said, Debian's
+# node_exporter with its systemd collector, and a healthchecks-style dead man's switch computed
+# from the run — then the same setups left healthy, each column's false alarms counted.
+#   scripts/detection-matrix.sh --short    a few minutes: checks syncmon's column (every fault
+#                                          seen within its T + 5 s, no false alarm) and writes
+#                                          artifacts/detection/detection.md; in the test command
+#   scripts/detection-matrix.sh --full     the healthy run for 30 minutes; writes docs/detection.md
+# Needs root (the systemd sandbox of scripts/test-unit-sandbox.sh) and the tools of
+# scripts/install-deps.sh --test. Exit 1 when syncmon misses a fault, is late, or raises a false alarm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+form=${1:---short}
+case "$form" in
+    --short) healthy=30; out=artifacts/detection/detection.md ;;
+    --full) healthy=1800; out=docs/detection.md ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "usage: scripts/detection-matrix.sh [--short|--full]" >&2; exit 64 ;;
+esac
+work=$(mktemp -d /tmp/syncmon-detection.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$(dirname "$out")"
+binary=${SYNCMON_BINARY:-.build/debug/syncmon}
+version() { "$@" 2>&1 | head -1 | tr -d '\r' || true; }
+python3 - "$form" "$work/versions.json" scripts/detection/notes.md <<PY
+import json, sys
+tools = {
+    "syncmon": """$(version "$binary" --version)""",
+    "systemd": """$(version systemctl --version)""",
+    "node_exporter": """$(version prometheus-node-exporter --version)""",
+    "rsync": """$(version rsync --version)""",
+    "rclone": """$(version rclone version)""",
+    "unison": """$(version unison -version)""",
+}
+json.dump({"form": sys.argv[1], "date": """$(date -u '+%Y-%m-%d %H:%M UTC')""", "tools": tools,
+           "notes": open(sys.argv[3]).read()}, open(sys.argv[2], "w"))
+PY
+SYNCMON_BINARY=$binary scripts/detection/units.sh "$work/rows.jsonl" "$healthy"
+python3 scripts/detection/render.py "$work/rows.jsonl" "$out" "$work/versions.json"
+echo "detection-matrix: $(grep -c '^| [a-z]' "$out") rows in $out"

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The detection matrix's unit and job faults (docs/detection.md), on real components: systemd 252
+# as PID 1 in the sandbox of scripts/test-unit-sandbox.sh (package mode: loopback only), real
+# unison -repeat, rsync and rclone bisync run by timers, a crash-looping and a killed service;
+# syncmon following each with a unit: source, Debian's prometheus-node-exporter with its systemd
+# collector beside it, and a healthchecks-style dead man's switch computed from the jobs' runs.
+#
+# First every setup runs healthy for HEALTHY seconds, each column's alarms counted; then each
+# fault is injected and, polled every 0.25 s, the time until syncmon shows the expected verdict
+# and until node_exporter shows the unit failed is measured; the unit's own ActiveState and the
+# job's exit code are read when syncmon answered. One JSON object a line goes to OUT.
+#   scripts/detection/units.sh OUT [HEALTHY]    (HEALTHY: seconds, default 30)
+# Needs root and what scripts/test-units-e2e.sh needs, plus prometheus-node-exporter and rclone.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=$(readlink -f "$1")
+healthy=${2:-30}
+syncmon_binary=$(readlink -f "${SYNCMON_BINARY:-.build/debug/syncmon}")
+[ -x "$syncmon_binary" ] || { echo "detection/units: no binary at $syncmon_binary" >&2; exit 1; }
+for tool in dbus-daemon unison rsync rclone prometheus-node-exporter; do
+    command -v "$tool" >/dev/null || { echo "detection/units: $tool is not installed (scripts/install-deps.sh --test)" >&2; exit 1; }
+done
+inside=$PWD/scripts/detection/inside.py
+SYNCMON_SANDBOX_MODE=package source scripts/test-unit-sandbox.sh  # (it changes the directory)
+say() { echo "detection/units: $*"; }
+fail() {
+    echo "detection/units: FAIL: $*" >&2
+    in_ns journalctl -u syncmon-dm --no-pager -n 100 -o cat >&2 || true
+    exit 1
+}
+wait_for 20 in_ns systemctl is-active --quiet systemd-journald.socket || fail "journald socket not active"
+in_ns systemctl start dbus.socket dbus.service || fail "dbus did not start"
+in_ns sh -c 'cat >/usr/local/bin/syncmon' <"$syncmon_binary"
+in_ns chmod 755 /usr/local/bin/syncmon
+
+# The jobs run every PERIOD seconds; syncmon's no-recent-export-after is PERIOD + GRACE, the
+# same as the dead man's switch's period and grace, so that the two are compared fairly.
+period=3
+grace=6
+in_ns env PERIOD=$period GRACE=$grace sh -e <<'SETUP'
+mkdir -p /srv/a /srv/b /srv/src /srv/dst /srv/msrc /srv/mdst /srv/p1 /srv/p2 /root
+for i in $(seq 1 50); do for d in a src msrc p1; do echo "$i" >/srv/$d/file-$i; done; done
+unit() { cat >"/etc/systemd/system/$1"; }
+unit unison-dm.service <<U
+[Service]
+Environment=HOME=/root
+ExecStart=/usr/bin/unison /srv/a /srv/b -batch -repeat 1 -confirmbigdel=false
+U
+unit crashy.service <<U
+[Unit]
+StartLimitIntervalSec=0
+[Service]
+ExecStart=/bin/sh -c "echo starting; sleep 0.5; echo 'cannot open /srv/missing: No such file or directory'; exit 3"
+Restart=always
+RestartSec=100ms
+U
+unit victim.service <<U
+[Service]
+ExecStart=/bin/sleep infinity
+U
+for job in backup mirror bisync; do
+unit $job.timer <<U
+[Timer]
+OnActiveSec=0
+OnUnitInactiveSec=${PERIOD}s
+AccuracySec=100ms
+U
+done
+unit backup.service <<U
+[Service]
+Type=oneshot
+ExecStart=/usr/bin/rsync -a /srv/src/ /srv/dst/
+U
+unit mirror.service <<U
+[Service]
+Type=oneshot
+ExecStart=/usr/bin/rsync -a /srv/msrc/ /srv/mdst/
+U
+unit bisync.service <<U
+[Service]
+Type=oneshot
+Environment=HOME=/root
+ExecStart=/usr/bin/rclone bisync /srv/p1 /srv/p2
+U
+cat >/etc/syncmon-dm.conf <<U
+listen = 127.0.0.1:9478
+events-socket = /run/syncmon-dm.sock
+state-dir = /var/lib/syncmon-dm
+host-network = off
+subscribe = unison=unit:unison-dm.service?rules=unison
+subscribe = crashy=unit:crashy.service
+subscribe = victim=unit:victim.service
+subscribe = backup=unit:backup.timer?phase=export
+subscribe = mirror=unit:mirror.timer?phase=export
+subscribe = bisync=unit:bisync.timer?rules=rclone-bisync&phase=export
+[engine unison]
+no-progress-after = 10s
+[engine backup]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine mirror]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine bisync]
+no-recent-export-after = $((PERIOD + GRACE))s
+U
+HOME=/root rclone bisync /srv/p1 /srv/p2 --resync >/dev/null 2>&1
+systemctl daemon-reload
+systemctl start unison-dm.service crashy.service victim.service backup.timer mirror.timer bisync.timer
+SETUP
+in_ns systemctl stop crashy.service  # started with the rest only to be loaded; its fault comes later
+in_ns systemd-run --unit=syncmon-dm --property=Type=simple /usr/local/bin/syncmon daemon --config /etc/syncmon-dm.conf >/dev/null
+in_ns systemd-run --unit=node-exporter-dm --property=Type=simple /usr/bin/prometheus-node-exporter \
+    --web.listen-address=127.0.0.1:9100 --collector.disable-defaults --collector.systemd >/dev/null
+answers() { in_ns curl -fsS http://127.0.0.1:9478/healthz >/dev/null && in_ns curl -fsS http://127.0.0.1:9100/metrics >/dev/null; }
+wait_for 30 answers || fail "syncmon or node_exporter did not answer"
+
+# The looks at every column are taken inside the container by scripts/detection/inside.py
+# (python3 from the host's /, read-only below the overlay).
+say "healthy for $healthy s: every column's alarms counted"
+in_ns python3 - healthy "$healthy" <"$inside" >"$work/healthy.json" || fail "the healthy run did not finish"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['setup']='units'; print(json.dumps(r))" "$work/healthy.json" >>"$out"
+
+fault() {  # fault NAME ENGINE EXPECTED THRESHOLD DESCRIPTION COMMAND — injects, measures, appends a row
+    local name=$1 engine=$2 expected=$3 threshold=$4 description=$5
+    shift 5
+    say "$name: $description"
+    in_ns python3 - measure "$name" "$engine" "$expected" "$threshold" "$description" "$period" "$grace" "$@" \
+        <"$inside" >>"$out" || fail "$name: the measurement failed"
+}
+fault crash-loop crashy error 0 "a service crash-looping (Restart=always, exit 3 every 0.5 s)" \
+    systemctl start crashy.service
+fault sigkill victim engine_down 0 "a running service killed with SIGKILL (as the OOM killer does)" \
+    systemctl kill -s KILL victim.service
+fault job-failing mirror error 0 "a timer's rsync failing at every run (its source gone: exit 23)" \
+    sh -c 'rm -rf /srv/msrc'
+fault timer-stopped backup stalled $((period + grace)) "a job that never runs again (its timer stopped)" \
+    systemctl stop backup.timer
+fault bisync-resync bisync error 0 "rclone bisync's listings lost: \"Must run --resync\" at every run (exit 2)" \
+    sh -c 'rm -rf /root/.cache/rclone/bisync'
+fault unison-conflict unison error 0 "unison -repeat: both replicas changed one file; it skips the conflict and runs on" \
+    sh -c 'echo left >/srv/a/file-1; echo right >/srv/b/file-1'
+say "done: $(wc -l <"$out") rows in $out"
