@@ -14,8 +14,9 @@ import time
 import urllib.request
 
 UNITS = {"unison": "unison-dm.service", "crashy": "crashy.service", "victim": "victim.service",
-         "backup": "backup.service", "mirror": "mirror.service", "bisync": "bisync.service"}
-JOBS = {"backup", "mirror", "bisync"}
+         "backup": "backup.service", "mirror": "mirror.service", "bisync": "bisync.service",
+         "offsite": "offsite.service", "vault": "vault.service", "pull": "pull.service"}
+JOBS = {"backup", "mirror", "bisync", "offsite", "vault", "pull"}
 ALARMS = {"error", "engine_down", "stalled"}
 
 

@@ -58,7 +58,7 @@ unit victim.service <<U
 [Service]
 ExecStart=/bin/sleep infinity
 U
-for job in backup mirror bisync; do
+for job in backup mirror bisync offsite vault pull; do
 unit $job.timer <<U
 [Timer]
 OnActiveSec=0
@@ -82,6 +82,39 @@ Type=oneshot
 Environment=HOME=/root
 ExecStart=/usr/bin/rclone bisync /srv/p1 /srv/p2
 U
+# Jobs run by `syncmon wrap`: rclone to a WebDAV server, restic to a local repository, rsync
+# from an rsync daemon, each server on loopback.
+unit webdav-dm.service <<U
+[Service]
+ExecStart=/usr/bin/rclone serve webdav /srv/webdav --addr 127.0.0.1:8081
+U
+wrap() { echo "/usr/local/bin/syncmon wrap --events-socket /run/syncmon-dm.sock --engine $1 --phase $2 --"; }
+unit offsite.service <<U
+[Service]
+Type=oneshot
+Environment=HOME=/root
+ExecStart=$(wrap offsite export) /usr/bin/rclone sync /srv/src :webdav: --webdav-url http://127.0.0.1:8081 --retries 1 --low-level-retries 1 --contimeout 2s --timeout 5s
+U
+echo secret >/etc/restic-pw
+HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw restic -q -r /srv/repo init >/dev/null
+unit vault.service <<U
+[Service]
+Type=oneshot
+Environment=HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw
+ExecStart=$(wrap vault export) /usr/bin/restic -r /srv/repo backup /srv/src
+U
+head -c 2000000 /dev/urandom >/srv/big.bin
+printf '[mod]\npath = /srv\nread only = yes\nuid = root\ngid = root\n' >/etc/rsyncd-dm.conf
+unit rsyncd-dm.service <<U
+[Service]
+ExecStart=/usr/bin/rsync --daemon --no-detach --port=8873 --address=127.0.0.1 --config=/etc/rsyncd-dm.conf
+U
+unit pull.service <<U
+[Service]
+Type=oneshot
+ExecStart=$(wrap pull import) /usr/bin/rsync -a rsync://127.0.0.1:8873/mod/big.bin /srv/pulled/
+U
+mkdir -p /srv/webdav /srv/pulled
 cat >/etc/syncmon-dm.conf <<U
 listen = 127.0.0.1:9478
 events-socket = /run/syncmon-dm.sock
@@ -101,10 +134,15 @@ no-recent-export-after = $((PERIOD + GRACE))s
 no-recent-export-after = $((PERIOD + GRACE))s
 [engine bisync]
 no-recent-export-after = $((PERIOD + GRACE))s
+[engine offsite]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine pull]
+no-progress-after = 10s
 U
 HOME=/root rclone bisync /srv/p1 /srv/p2 --resync >/dev/null 2>&1
 systemctl daemon-reload
-systemctl start unison-dm.service crashy.service victim.service backup.timer mirror.timer bisync.timer
+systemctl start unison-dm.service crashy.service victim.service webdav-dm.service rsyncd-dm.service
+systemctl start backup.timer mirror.timer bisync.timer offsite.timer vault.timer pull.timer
 SETUP
 in_ns systemctl stop crashy.service  # started with the rest only to be loaded; its fault comes later
 in_ns systemd-run --unit=syncmon-dm --property=Type=simple /usr/local/bin/syncmon daemon --config /etc/syncmon-dm.conf >/dev/null
@@ -138,4 +176,12 @@ fault bisync-resync bisync error 0 "rclone bisync's listings lost: \"Must run --
     sh -c 'rm -rf /root/.cache/rclone/bisync'
 fault unison-conflict unison error 0 "unison -repeat: both replicas changed one file; it skips the conflict and runs on" \
     sh -c 'echo left >/srv/a/file-1; echo right >/srv/b/file-1'
+# rclone calls it temporary (exit 5): syncmon shows retrying at the first failed run, and the alarm
+# (stalled, no_recent_export) when no run has succeeded for T.
+fault rclone-unreachable offsite stalled $((period + grace)) "syncmon wrap rclone: the WebDAV remote unreachable (its server stopped)" \
+    systemctl stop webdav-dm.service
+fault restic-password vault error 0 "syncmon wrap restic: the repository's password changed (\"wrong password\")" \
+    sh -c 'echo wrong >/etc/restic-pw'
+fault rsync-hung pull stalled 10 "syncmon wrap rsync: the transfer hangs (the rsync daemon SIGSTOPped)" \
+    systemctl kill -s STOP rsyncd-dm.service
 say "done: $(wc -l <"$out") rows in $out"
