@@ -448,6 +448,9 @@ struct SyncthingPullErrorTests {
     static let cases: [(String, String, ErrorClass)] = [
         ("syncing: peers who had this file went away, or the file has changed while syncing. will retry later\n", "networkFailure", .transient),
         ("no connected device has the required version of this file", "networkUnavailable", .transient),
+        // A canary's file rewritten at the peer while pulled (Syncthing 1.19, recorded by the detection matrix).
+        ("pull: no such file", "networkFailure", .transient),
+        ("syncing: open /x/sub/a: no such file or directory\n", "pullFailed", .actionable),
         ("syncing: opening temp file: open /x/.syncthing.a.tmp: operation not permitted\n", "pullFailed", .actionable),
         ("syncing: opening temp file: open /x/.syncthing.a.tmp: file exists\n", "pullFailed", .actionable),
         ("open /x/a: permission denied", "pullFailed", .actionable),

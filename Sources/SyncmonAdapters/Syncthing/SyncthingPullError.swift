@@ -4,7 +4,7 @@ import SyncmonCore
 /// of a `FolderErrors` entry or of `/rest/folder/errors`).
 ///
 /// Transient — Syncthing retries by itself and the cause is elsewhere (docs/protocol.md, "Error
-/// classes"): a peer that had the file went away (`networkFailure`), or no connected device has
+/// classes"): a peer that had the file went away or changed it meanwhile (`networkFailure`), or no connected device has
 /// the needed version (`networkUnavailable`). Actionable — everything else (permission denied, a
 /// file or directory in the way, no space left, …): code `pullFailed`, which someone on this host
 /// has to fix. The strings are Syncthing's own (`lib/model/folder_sendrecv.go`, 1.19), matched
@@ -20,6 +20,12 @@ public enum SyncthingPullError {
     public static func classify(_ message: String) -> SyncError {
         // errNoDevice: "peers who had this file went away, or the file has changed while syncing. will retry later"
         if message.contains("peers who had this file went away") { return SyncError(code: ErrorCode(.networkFailure)) }
+        // The peer answered that the file is gone: it changed there after its index went out
+        // (protocol.ErrNoSuchFile, "pull: no such file"), as a file rewritten every few seconds
+        // does (a canary's own). The new version's index follows and Syncthing pulls it: the
+        // same case as errNoDevice's "the file has changed while syncing". Seen by the detection
+        // matrix as a passing error on a healthy pair. Not the local "no such file or directory".
+        if message.hasSuffix("pull: no such file") { return SyncError(code: ErrorCode(.networkFailure)) }
         // errNotAvailable: "no connected device has the required version of this file"
         if message.contains("no connected device has the required version") { return SyncError(code: ErrorCode(.networkUnavailable)) }
         return SyncError(code: Self.pullFailedCode)
