@@ -32,10 +32,25 @@ tools = {
     "rsync": """$(version rsync --version)""",
     "rclone": """$(version rclone version)""",
     "unison": """$(version unison -version)""",
+    "syncthing": """$(version syncthing --version)""",
 }
 json.dump({"form": sys.argv[1], "date": """$(date -u '+%Y-%m-%d %H:%M UTC')""", "tools": tools,
            "notes": open(sys.argv[3]).read()}, open(sys.argv[2], "w"))
 PY
-SYNCMON_BINARY=$binary scripts/detection/units.sh "$work/rows.jsonl" "$healthy"
+# The setups are independent (a container of their own; Syncthing on loopback ports from the
+# kernel): side by side, each with its own rows and log.
+SYNCMON_BINARY=$binary scripts/detection/units.sh "$work/units.jsonl" "$healthy" >"$work/units.log" 2>&1 &
+units=$!
+SYNCMON_BINARY=$binary scripts/detection/syncthing.sh "$work/syncthing.jsonl" "$healthy" >"$work/syncthing.log" 2>&1 &
+syncthing=$!
+failed=""
+wait "$units" || failed="$failed units"
+wait "$syncthing" || failed="$failed syncthing"
+for setup in units syncthing; do grep -h "^detection/" "$work/$setup.log" || true; done
+if [ -n "$failed" ]; then
+    for setup in $failed; do echo "=== detection/$setup failed; its log:" >&2; cat "$work/$setup.log" >&2; done
+    exit 1
+fi
+cat "$work/units.jsonl" "$work/syncthing.jsonl" >"$work/rows.jsonl"
 python3 scripts/detection/render.py "$work/rows.jsonl" "$out" "$work/versions.json"
 echo "detection-matrix: $(grep -c '^| [a-z]' "$out") rows in $out"
