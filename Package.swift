@@ -197,6 +197,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The settings framework (docs/architecture.md): settings declared once, a configuration
+        // file parsed by them, flags over it, and their reference text (help, man page, Markdown,
+        // example file). Generic over the configuration; pure: text in, values and text out.
+        .target(name: "SyncmonSettings", dependencies: ["SyncmonCore"]),
         // The status page (docs/page.md): HTML written by one escaping writer, its CSS and script
         // embedded. Pure: the state model and the time in, bytes out.
         .target(name: "SyncmonPage", dependencies: ["SyncmonCore"]),
@@ -220,6 +224,7 @@ let package = Package(
                 "SyncmonSystemd",
                 "SyncmonWeb",
                 "SyncmonPage",
+                "SyncmonSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -281,6 +286,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "SyncmonSettingsTests", dependencies: ["SyncmonSettings"]),
         // The sources' pure parts and services, without the daemon.
         .testTarget(
             name: "SyncmonSourcesTests",
