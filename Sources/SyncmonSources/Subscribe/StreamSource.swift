@@ -8,15 +8,26 @@ import SyncmonSystemd
 /// capped exponential backoff and jitter. An HTTP source keeps its resume point (the SSE
 /// `Last-Event-ID`, or the highest `seq` for `?since=`) in the state directory.
 struct StreamSource: EventSource {
+    /// One connection's run: how it went. A test's stands in for the socket.
+    typealias Attempt = @Sendable () async -> AttemptOutcome
+
     /// The URL as configured, for messages and to tell whether a saved resume point is ours.
     let url: String
     let target: StreamTarget
+    /// The schedule of reconnects (a test's is without jitter).
+    var backoff = ReconnectBackoff.standard
+    /// Makes the connection the source runs again and again: a `StreamConnection` unless a test
+    /// says otherwise.
+    var makeAttempt: @Sendable (StreamTarget, String, SourceContext, StreamResume) -> Attempt = { target, url, context, resume in
+        let connection = StreamConnection(target: target, url: url, context: context, resume: resume, connectTimeout: .seconds(10))
+        return { await connection.run() }
+    }
 
     func run(in context: SourceContext) async {
         let isHTTP = if case .http = self.target { true } else { false }
         let resumeFile = SourceStateFile<StreamResumeDocument>(stateDirectory: context.stateDirectory, name: context.name, suffix: "resume")
         let resume = isHTTP ? self.loadResume(resumeFile, context: context) : StreamResume()
-        let connection = StreamConnection(target: self.target, url: self.url, context: context, resume: resume, connectTimeout: .seconds(10))
+        let attempt = self.makeAttempt(self.target, self.url, context, resume)
         await withTaskGroup(of: Void.self) { group in
             if isHTTP {
                 // The resume point is saved at most a second after it moved.
@@ -28,12 +39,12 @@ struct StreamSource: EventSource {
                 }
             }
             group.addTask {
-                var backoff = ReconnectBackoff.standard
+                var backoff = self.backoff
                 var attempts = 0
                 while !Task.isCancelled {
                     if attempts > 0 { context.health.countReconnect() }
                     attempts += 1
-                    let outcome = await connection.run()
+                    let outcome = await attempt()
                     if Task.isCancelled { break }
                     // A healthy connection (it delivered lines, or stayed up a while: a quiet
                     // engine, a long poll that ended empty) starts the schedule over.
