@@ -78,7 +78,7 @@ struct StreamSource: EventSource {
             )
         case .failure(let error)?:
             context.logger.warning(
-                "subscribe source \(context.name): unreadable resume file; starting afresh",
+                "subscribe source resume file unreadable; starting afresh",
                 metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", SyncmonMetadataKey.reason: "\(error)"]) { $1 }
             )
             return StreamResume()
@@ -99,7 +99,7 @@ struct StreamSource: EventSource {
             try file.save(document)
         } catch {
             context.logger.error(
-                "subscribe source \(context.name): cannot save the resume point",
+                "subscribe source cannot save its resume point",
                 metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", SyncmonMetadataKey.reason: "\(error)"]) { $1 }
             )
         }
