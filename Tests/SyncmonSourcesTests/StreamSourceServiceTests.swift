@@ -10,7 +10,7 @@ import Testing
 /// The `unix:` and `http://` (SSE, NDJSON) sources' own logic as a service on the manual clock
 /// (docs/subscribe.md): when they reconnect, what starts the schedule over, what an SSE server's
 /// `retry:` changes, and where an HTTP stream resumes after a restart. A scripted engine stands
-/// in for the socket; the bytes on a real one are SubscribeStreamTests' and StreamHandlerTests'.
+/// in for the socket; two tests use a real one, for what only it proves.
 @Suite("Stream sources on the manual clock")
 struct StreamSourceServiceTests {
     /// What the engine does on one connection.
@@ -174,5 +174,54 @@ struct StreamSourceServiceTests {
             #expect(await Self.advance(harness, target, until: saved))
             #expect(harness.clock.monotonicTime().since(moved) <= .seconds(Int64(1)), "saved within a second of the event")
         }
+    }
+
+    static func line(_ seq: Int) -> String {
+        #"{"v":1,"engine":"sock","type":"heartbeat","seq":\#(seq)}"#
+    }
+
+    /// The source over a real socket, its waits on the manual clock: what only a socket proves
+    /// (the connection's end seen, the next one made, the bytes and the request on the wire).
+    static func real(_ target: StreamTarget, url: String) -> StreamSource {
+        StreamSource(url: url, target: target, backoff: ReconnectBackoff(initial: 0.5, maximum: 30, jitter: 0))
+    }
+
+    @Test("unix: over a real socket, the lines of each connection arrive and a closed one is dialled again")
+    func unixSocket() async throws {
+        let harness = try SourceHarness(name: "sock", kind: "unix")
+        let path = harness.directory.path("engine.sock")
+        let target = StreamTarget.unix(path: path)
+        let server = try StreamTestServer.unix(path: path) { connection in
+            let first = connection.server.connectionCount == 1
+            for seq in first ? 1...3 : 4...5 { _ = connection.write(Self.line(seq) + "\n") }
+            connection.close()
+        }
+        defer { server.stop() }
+        await harness.run(Self.real(target, url: "unix:\(path)")) {
+            #expect(await Self.advance(harness, target, until: { harness.model.lines.count >= 5 }), "\(harness.model.lines)")
+        }
+        #expect(harness.model.lines == (1...5).map(Self.line))
+        #expect(server.connectionCount >= 2)
+        #expect(harness.health.sample().reconnects >= 1)
+    }
+
+    @Test("http: over a real socket, an SSE stream that closes is resumed with Last-Event-ID")
+    func sseSocket() async throws {
+        let harness = try SourceHarness(name: "sock", kind: "http")
+        let server = try StreamTestServer.tcp { connection in
+            guard let request = try? connection.readRequest() else { return }
+            _ = connection.writeStreamingHead(contentType: "text/event-stream")
+            let next = Int(request.headers["last-event-id"] ?? "0").map { $0 + 1 } ?? 1
+            for seq in next...(next + 1) { _ = connection.write("id: \(seq)\ndata: \(Self.line(seq))\n\n") }
+            connection.close()
+        }
+        defer { server.stop() }
+        let target = StreamTarget.http(host: "127.0.0.1", port: server.port, target: "/events")
+        await harness.run(Self.real(target, url: server.baseURL + "/events")) {
+            #expect(await Self.advance(harness, target, until: { harness.model.lines.count >= 4 }), "\(harness.model.lines)")
+        }
+        #expect(harness.model.lines.prefix(4) == (1...4).map(Self.line)[...])
+        #expect(server.requests.first?.headers["last-event-id"] == nil)
+        #expect(server.requests.dropFirst().first?.headers["last-event-id"] == "2")
     }
 }
