@@ -48,7 +48,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // PCRE2 (8-bit): the journal rules' expressions, with a bounded match time (SPEC §10.4).
+        // PCRE2 (8-bit): the journal rules' expressions, with a bounded match time (docs/systemd-units.md#journal-rules).
         .systemLibrary(
             name: "CPCRE2",
             pkgConfig: "libpcre2-8",

@@ -1,6 +1,6 @@
 import Logging
 
-/// Renders a log statement as the line a person reads on a terminal (§5 v1.2):
+/// Renders a log statement as the line a person reads on a terminal (docs/operations.md, "Where logs go"):
 ///
 /// ```
 /// 2026-11-25T16:02:21.123Z warning a/shared: sync stalled (no_progress)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SyncmonSystemd
 
-/// The terminal log line (§5 v1.2) and its time, with the time passed in.
+/// The terminal log line (docs/operations.md, "Where logs go") and its time, with the time passed in.
 @Suite("Terminal log line")
 struct TerminalLogFormatterTests {
     static let time = LogTime(microsecondsSinceEpoch: 1_795_968_141_123_999)  // 2026-11-29T16:02:21.123999Z
