@@ -284,6 +284,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // NIOAsyncTestingChannel: the daemon's channel handlers tested without sockets.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                // The SSE request as AsyncHTTPClient sends it (StreamHandlerTests).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(name: "SyncmonSettingsTests", dependencies: ["SyncmonSettings"]),

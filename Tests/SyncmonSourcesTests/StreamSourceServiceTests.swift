@@ -61,7 +61,7 @@ struct StreamSourceServiceTests {
         func source(_ target: StreamTarget) -> StreamSource {
             var source = StreamSource(url: "test:\(target)", target: target)
             source.backoff = ReconnectBackoff(initial: 0.5, maximum: 30, jitter: 0)
-            source.makeAttempt = { _, _, _, resume in { await self.connect(resume) } }
+            source.makeAttempt = { connection in { await self.connect(connection.resume) } }
             return source
         }
 

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Logging
 import NIOCore
 import SyncmonContract
@@ -16,18 +17,18 @@ struct StreamSource: EventSource {
     let target: StreamTarget
     /// The schedule of reconnects (a test's is without jitter).
     var backoff = ReconnectBackoff.standard
-    /// Makes the connection the source runs again and again: a `StreamConnection` unless a test
-    /// says otherwise.
-    var makeAttempt: @Sendable (StreamTarget, String, SourceContext, StreamResume) -> Attempt = { target, url, context, resume in
-        let connection = StreamConnection(target: target, url: url, context: context, resume: resume, connectTimeout: .seconds(10))
-        return { await connection.run() }
-    }
+    /// What the source runs again and again: the connection, unless a test says otherwise.
+    var makeAttempt: @Sendable (StreamConnection) -> Attempt = { connection in { await connection.run() } }
 
     func run(in context: SourceContext) async {
         let isHTTP = if case .http = self.target { true } else { false }
         let resumeFile = SourceStateFile<StreamResumeDocument>(stateDirectory: context.stateDirectory, name: context.name, suffix: "resume")
         let resume = isHTTP ? self.loadResume(resumeFile, context: context) : StreamResume()
-        let attempt = self.makeAttempt(self.target, self.url, context, resume)
+        let connectTimeout = TimeAmount.seconds(10)
+        let client = isHTTP ? StreamConnection.makeClient(group: context.group, connectTimeout: connectTimeout) : nil
+        let attempt = self.makeAttempt(
+            StreamConnection(target: self.target, url: self.url, context: context, resume: resume, connectTimeout: connectTimeout, client: client)
+        )
         await withTaskGroup(of: Void.self) { group in
             if isHTTP {
                 // The resume point is saved at most a second after it moved.
@@ -64,6 +65,7 @@ struct StreamSource: EventSource {
             group.cancelAll()
         }
         if isHTTP { self.saveResume(resume, to: resumeFile, context: context) }
+        try? await client?.shutdown()
     }
 
     private func loadResume(_ file: SourceStateFile<StreamResumeDocument>, context: SourceContext) -> StreamResume {
