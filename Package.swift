@@ -48,7 +48,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // PCRE2 (8-bit): the journal rules' expressions, with a bounded match time (SPEC §10.4).
+        // PCRE2 (8-bit): the journal rules' expressions, with a bounded match time (docs/systemd-units.md#journal-rules).
         .systemLibrary(
             name: "CPCRE2",
             pkgConfig: "libpcre2-8",
@@ -197,6 +197,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The settings framework (docs/architecture.md): settings declared once, a configuration
+        // file parsed by them, flags over it, and their reference text (help, man page, Markdown,
+        // example file). Generic over the configuration; pure: text in, values and text out.
+        .target(name: "SyncmonSettings", dependencies: ["SyncmonCore"]),
         // The status page (docs/page.md): HTML written by one escaping writer, its CSS and script
         // embedded. Pure: the state model and the time in, bytes out.
         .target(name: "SyncmonPage", dependencies: ["SyncmonCore"]),
@@ -220,6 +224,7 @@ let package = Package(
                 "SyncmonSystemd",
                 "SyncmonWeb",
                 "SyncmonPage",
+                "SyncmonSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -279,8 +284,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // NIOAsyncTestingChannel: the daemon's channel handlers tested without sockets.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                // The SSE request as AsyncHTTPClient sends it (StreamHandlerTests).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        .testTarget(name: "SyncmonSettingsTests", dependencies: ["SyncmonSettings"]),
         // The sources' pure parts and services, without the daemon.
         .testTarget(
             name: "SyncmonSourcesTests",

@@ -82,4 +82,16 @@ public enum SyncmonMetadataKey {
     public static let notificationEvent = "syncmon.event"
     /// How many pairs a notification covers; sent as `SYNCMON_PAIRS`.
     public static let notificationPairs = "syncmon.pairs"
+    /// Where a source reads from (its URL, socket or unit, and what it answered); sent as `SYNCMON_ENDPOINT`.
+    public static let endpoint = "syncmon.endpoint"
+    /// The file a `file:` source reads (or the rotated one it finishes); sent as `SYNCMON_SOURCE_PATH`.
+    public static let sourcePath = "syncmon.source_path"
+    /// In how many seconds a source tries again; sent as `SYNCMON_RETRY_SECONDS`.
+    public static let retrySeconds = "syncmon.retry_seconds"
+    /// What a source noticed about its engine, in words (Syncthing restarted, events lost); sent as `SYNCMON_NOTICE`.
+    public static let notice = "syncmon.notice"
+    /// How many entries like this one were skipped since the last (rate-limited entries); sent as `SYNCMON_SKIPPED`.
+    public static let skipped = "syncmon.skipped"
+    /// How long a wait lasted before it was given up, in seconds; sent as `SYNCMON_TIMEOUT_SECONDS`.
+    public static let timeoutSeconds = "syncmon.timeout_seconds"
 }

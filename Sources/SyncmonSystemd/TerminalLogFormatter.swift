@@ -1,12 +1,12 @@
 import Logging
 
-/// Renders a log statement as the line a person reads on a terminal (§5 v1.2):
+/// Renders a log statement as the line a person reads on a terminal (docs/operations.md, "Where logs go"):
 ///
 /// ```
 /// 2026-11-25T16:02:21.123Z warning a/shared: sync stalled (no_progress)
 /// ```
 ///
-/// The time (UTC, milliseconds), the level, the pair the entry is about, the message — a state
+/// The time (UTC, milliseconds), the level, the pair (or source) the entry is about, the message — a state
 /// change fits 80 columns with ordinary names (the event reporter keeps the rest in fields).
 /// The thing an entry is about (an address, a path) and the reason of a failure
 /// (`syncmon.reason`, an attached error) follow the message in brackets when it does not say
@@ -15,10 +15,13 @@ import Logging
 /// as logfmt pairs. Control characters are escaped, so an entry is always one line.
 public enum TerminalLogFormatter {
     /// Fields that say why something failed: shown after the message at every level.
-    static let reasonKeys = [SyncmonMetadataKey.reason, "error.message"]
+    static let reasonKeys = [SyncmonMetadataKey.canaryError, SyncmonMetadataKey.canaryRule, SyncmonMetadataKey.reason, "error.message"]
     /// Fields that name the thing an entry is about (an address, a socket, a file), for entries
     /// whose message does not: "serving HTTP" alone does not say where.
-    static let subjectKeys = [SyncmonMetadataKey.listen, SyncmonMetadataKey.eventsSocket, SyncmonMetadataKey.statePath, SyncmonMetadataKey.setAsidePath]
+    static let subjectKeys = [
+        SyncmonMetadataKey.listen, SyncmonMetadataKey.eventsSocket, SyncmonMetadataKey.statePath, SyncmonMetadataKey.setAsidePath,
+        SyncmonMetadataKey.endpoint, SyncmonMetadataKey.sourcePath, SyncmonMetadataKey.canaryPeer, SyncmonMetadataKey.notice,
+    ]
 
     /// ` (subject, reason)` from the metadata, each unless the message or the reason says it
     /// already; empty when there is nothing to add. The why of a failure and the thing it is
@@ -54,7 +57,7 @@ public enum TerminalLogFormatter {
         line += self.levelName(level)
         line += " "
         let message = LogfmtFormatter.escapingControlCharacters(message + self.essentials(of: message, in: metadata))
-        if let pair = self.pair(in: metadata), !message.hasPrefix(pair + ":"), !message.hasPrefix(pair + " ") {
+        if let pair = self.pair(in: metadata) ?? self.source(in: metadata), !message.hasPrefix(pair + ":"), !message.hasPrefix(pair + " ") {
             line += LogfmtFormatter.escapingControlCharacters(pair)
             line += ": "
         }
@@ -76,6 +79,13 @@ public enum TerminalLogFormatter {
         guard let engine = metadata[SyncmonMetadataKey.engine]?.journalValue, !engine.isEmpty else { return nil }
         guard let database = metadata[SyncmonMetadataKey.database]?.journalValue, !database.isEmpty else { return engine }
         return engine + "/" + database
+    }
+
+    /// A source's name from `syncmon.source`, for an entry about a source and no pair: the
+    /// line names it as it names a pair (`notes: subscribe source connected`).
+    static func source(in metadata: Logger.Metadata) -> String? {
+        guard let source = metadata[SyncmonMetadataKey.source]?.journalValue, !source.isEmpty else { return nil }
+        return source
     }
 
     /// The lower-case name of a level: `trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`.

@@ -129,7 +129,7 @@ struct CanaryDaemonTests {
             await Polling.until(timeout: .seconds(5)) {
                 (try? daemon.metrics().samples("syncmon_canary_errors_total", ["reason": "write"]).first?.number ?? 0) ?? 0 >= 1
             })
-        #expect(await Polling.until(timeout: .seconds(5)) { daemon.standardError.contains("canary write error") })
+        #expect(await Polling.until(timeout: .seconds(5)) { daemon.standardError.contains("canary error (write") })
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let back = await daemon.waitForStatus { rows in Self.canary(rows)?["error"] is NSNull }
         #expect(back.met, "the error did not clear: \(back.rows)")

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SyncmonContractTesting
+import SyncmonSystemd
 import SyncmonTestSupport
 import Testing
 
@@ -20,8 +21,8 @@ struct SourceUpTests {
         #expect(up, "syncmon_source_up{source=\"\(source)\"} stayed 0; stderr:\n\(daemon.standardError)", sourceLocation: sourceLocation)
         let reconnects = try? daemon.metrics().value("syncmon_source_reconnects_total", ["source": source])
         #expect(reconnects == 0, "reconnects: \(String(describing: reconnects))", sourceLocation: sourceLocation)
-        #expect(daemon.standardError.contains("subscribe source \(source): connected"), sourceLocation: sourceLocation)
-        #expect(!daemon.standardError.contains("subscribe source \(source): disconnected"), sourceLocation: sourceLocation)
+        #expect(daemon.standardError.contains("\(source): subscribe source connected"), sourceLocation: sourceLocation)
+        #expect(!daemon.standardError.contains("\(source): subscribe source disconnected"), sourceLocation: sourceLocation)
     }
 
     @Test("unix: an engine already listening")
@@ -90,13 +91,21 @@ struct SourceUpTests {
         }
         health.connected("http://127.0.0.1:8384")
         health.connected("http://127.0.0.1:8384")
-        let logged = recorder.entries.filter { $0.level >= .notice }.map(\.message)
+        // As a person reads them on a terminal: the message constant, the source, where and why
+        // from the metadata.
+        let logged = recorder.entries.filter { $0.level >= .notice }.map { entry in
+            TerminalLogFormatter.line(
+                time: LogTime(microsecondsSinceEpoch: 0), level: entry.level, message: entry.message, metadata: entry.metadata.mapValues { .string($0) }
+            )
+            .split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
+        }
         #expect(
             logged == [
-                "subscribe source st: disconnected (connection refused); retrying in 1.0 s",
-                "subscribe source st: disconnected (403: is the API key right?); retrying in 1.0 s",
-                "subscribe source st: connected (http://127.0.0.1:8384)",
+                "warning st: subscribe source disconnected; retrying (connection refused)",
+                "warning st: subscribe source disconnected; retrying (403: is the API key right?)",
+                "notice st: subscribe source connected (http://127.0.0.1:8384)",
             ])
+        #expect(recorder.entries.filter { $0.level >= .notice }.map { $0.metadata["syncmon.retry_seconds"] } == ["1.0", "1.0", nil])
     }
 
     /// Syncthing 1.19's answers for a device with no folder.

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Logging
 import NIOCore
 import NIOEmbedded
@@ -9,10 +10,10 @@ import Testing
 @testable import SyncmonDaemon
 @testable import SyncmonSources
 
-/// The subscribe sources' channel handlers (docs/subscribe.md) on an `EmbeddedChannel`: the
-/// bytes a `unix:` engine writes and the response parts an `http://` engine answers, handed in
-/// by the test, with the store, health and resume state checked after each step. No socket, no
-/// server, no timing.
+/// The subscribe sources' readers (docs/subscribe.md): the bytes a `unix:` engine writes, on an
+/// `EmbeddedChannel`, and the parts of an `http://` engine's answer, handed to the reader as
+/// AsyncHTTPClient hands them over, with the store, health and resume state checked after each
+/// step. No socket, no server, no timing.
 @Suite("Stream handlers without sockets")
 struct StreamHandlerTests {
     /// The state one connection's handler reports into.
@@ -43,9 +44,8 @@ struct StreamHandlerTests {
             return runs
         }
 
-        func httpHandler(checksReplay: Bool = false, lastEventID: String = "") -> HTTPStreamHandler {
-            HTTPStreamHandler(
-                request: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/events"),
+        func httpReader(checksReplay: Bool = false, lastEventID: String = "") -> HTTPStreamReader {
+            HTTPStreamReader(
                 ingest: self.ingest(),
                 health: self.health,
                 record: self.record,
@@ -63,12 +63,8 @@ struct StreamHandlerTests {
             + #"{"v":1,"engine":"\#(engine)","type":"didFetchChanges","seq":\#(2 * seq + 1)}"# + "\n"
     }
 
-    static func head(_ status: HTTPResponseStatus, contentType: String) -> HTTPClientResponsePart {
-        .head(HTTPResponseHead(version: .http1_1, status: status, headers: ["content-type": contentType]))
-    }
-
-    func body(_ channel: EmbeddedChannel, _ text: String) throws {
-        try channel.writeInbound(HTTPClientResponsePart.body(channel.allocator.buffer(string: text)))
+    static func buffer(_ text: String) -> ByteBuffer {
+        ByteBuffer(string: text)
     }
 
     @Test("unix: lines are applied as they complete, and the source is up from the connection")
@@ -90,66 +86,76 @@ struct StreamHandlerTests {
         #expect(harness.record.outcome.reason == "the engine closed the connection")
     }
 
-    @Test("http: the request is a GET of the target; NDJSON is applied and resumes by seq")
-    func httpNDJSON() throws {
-        let harness = Harness()
-        let channel = EmbeddedChannel(handler: harness.httpHandler())
-        channel.pipeline.fireChannelActive()
-        let sent = try channel.readOutbound(as: HTTPClientRequestPart.self)
-        guard case .head(let request) = sent else {
-            Issue.record("no request head: \(String(describing: sent))")
-            return
-        }
-        #expect(request.method == .GET && request.uri == "/events")
-        #expect(harness.health.current != .connected, "no answer yet")
+    @Test("http: the request is a GET of the target, resumed by Last-Event-ID or since=")
+    func httpRequest() {
+        let resume = StreamResume()
+        var request = StreamConnection.request(host: "127.0.0.1", port: 9100, target: "/events?x=1", resume: resume)
+        #expect(request.method == .GET && request.url == "http://127.0.0.1:9100/events?x=1")
+        #expect(request.headers.first(name: "accept")?.hasPrefix("text/event-stream") == true)
+        #expect(request.headers.first(name: "last-event-id") == nil)
+        resume.setKind(.ndjson)
+        resume.advance(lastEventID: nil, highestSequence: 41)
+        request = StreamConnection.request(host: "::1", port: 9100, target: "/events?x=1", resume: resume)
+        #expect(request.url == "http://[::1]:9100/events?x=1&since=41")
+        resume.setKind(.sse)
+        resume.advance(lastEventID: "7", highestSequence: nil)
+        request = StreamConnection.request(host: "127.0.0.1", port: 9100, target: "/events", resume: resume)
+        #expect(request.url == "http://127.0.0.1:9100/events" && request.headers.first(name: "last-event-id") == "7")
+    }
 
-        try channel.writeInbound(Self.head(.ok, contentType: "application/x-ndjson"))
+    @Test("http: NDJSON is applied and resumes by seq")
+    func httpNDJSON() {
+        let harness = Harness()
+        let reader = harness.httpReader()
+        #expect(harness.health.current != .connected, "no answer yet")
+        #expect(reader.head(status: .ok, contentType: "application/x-ndjson"))
         #expect(harness.health.current == .connected)
-        try self.body(channel, Self.cycle("photos", seq: 4))
+        reader.body(Self.buffer(Self.cycle("photos", seq: 4)))
         #expect(harness.importRuns["photos/private"] == 1)
         #expect(harness.resume.requestTarget(for: "/events") == "/events?since=9")
-        _ = try channel.finish()
+        reader.failed(nil)
+        #expect(harness.record.outcome.reason == "the server closed the connection")
     }
 
     @Test("http: SSE events are applied, their ids remembered, and a resumed stream's replay skipped")
-    func httpSSE() throws {
+    func httpSSE() {
         let harness = Harness()
-        var channel = EmbeddedChannel(handler: harness.httpHandler())
-        channel.pipeline.fireChannelActive()
-        _ = try channel.readOutbound(as: HTTPClientRequestPart.self)
-        try channel.writeInbound(Self.head(.ok, contentType: "text/event-stream; charset=utf-8"))
+        var reader = harness.httpReader()
+        #expect(reader.head(status: .ok, contentType: "text/event-stream; charset=utf-8"))
         for (id, line) in Self.cycle("mail", seq: 0).split(separator: "\n").enumerated() {
-            try self.body(channel, "id: \(id + 1)\ndata: \(line)\n\n")
+            reader.body(Self.buffer("id: \(id + 1)\ndata: \(line)\n\n"))
         }
         #expect(harness.importRuns["mail/private"] == 1)
-        try channel.writeInbound(HTTPClientResponsePart.end(nil))
+        reader.end()
         #expect(harness.record.outcome.reason == "the server ended the response")
 
         // The engine sends its history again after a reconnect: what was seen is not applied twice.
-        channel = EmbeddedChannel(handler: harness.httpHandler(checksReplay: true, lastEventID: "2"))
-        channel.pipeline.fireChannelActive()
-        _ = try channel.readOutbound(as: HTTPClientRequestPart.self)
-        try channel.writeInbound(Self.head(.ok, contentType: "text/event-stream"))
+        reader = harness.httpReader(checksReplay: true, lastEventID: "2")
+        #expect(reader.head(status: .ok, contentType: "text/event-stream"))
         for (id, line) in (Self.cycle("mail", seq: 0) + Self.cycle("mail", seq: 1)).split(separator: "\n").enumerated() {
-            try self.body(channel, "id: \(id + 1)\ndata: \(line)\n\n")
+            reader.body(Self.buffer("id: \(id + 1)\ndata: \(line)\n\n"))
         }
         #expect(harness.importRuns["mail/private"] == 2, "ids 1 and 2 replayed, 3 and 4 new")
-        _ = try channel.finish()
     }
 
     @Test(
         "http: an answer that is not 2xx ends the attempt with its status and applies nothing",
         arguments: [(HTTPResponseStatus.notFound, "HTTP 404 Not Found"), (.noContent, "HTTP 204 No Content"), (.badGateway, "HTTP 502 Bad Gateway")]
     )
-    func httpRefused(status: HTTPResponseStatus, reason: String) throws {
+    func httpRefused(status: HTTPResponseStatus, reason: String) {
         let harness = Harness()
-        let channel = EmbeddedChannel(handler: harness.httpHandler())
-        channel.pipeline.fireChannelActive()
-        try channel.writeInbound(Self.head(status, contentType: "application/x-ndjson"))
-        try self.body(channel, Self.cycle("photos", seq: 0))
+        let reader = harness.httpReader()
+        #expect(!reader.head(status: status, contentType: "application/x-ndjson"))
+        reader.body(Self.buffer(Self.cycle("photos", seq: 0)))
         #expect(harness.importRuns.isEmpty)
         #expect(harness.record.outcome.reason == reason)
         #expect(harness.health.current != .connected)
-        _ = try? channel.finish()
+    }
+
+    @Test("http: a connection lost before the answer says so")
+    func httpLostBeforeHead() {
+        let harness = Harness()
+        harness.httpReader().failed(nil)
+        #expect(harness.record.outcome.reason == "the server closed the connection before answering")
     }
 }

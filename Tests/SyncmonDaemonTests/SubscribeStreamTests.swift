@@ -81,7 +81,7 @@ struct SubscribeStreamTests {
             #expect(metrics.value("syncmon_source_reconnects_total", ["source": "sse"]) == 6)
             let rows = try daemon.status()
             #expect(phaseState(rows, "\(engine)/private", "import") == "in_progress")
-            #expect(daemon.standardError.contains("subscribe source sse: connected"))
+            #expect(daemon.standardError.contains("sse: subscribe source connected"))
         }
     }
 
@@ -163,7 +163,7 @@ struct SubscribeStreamTests {
             // The engine is not there yet: its source is down.
             let down = await Polling.until(timeout: .seconds(5)) {
                 (try? daemon.metrics().value("syncmon_source_up", ["source": "engine"])) == 0
-                    && daemon.standardError.contains("subscribe source engine: disconnected")
+                    && daemon.standardError.contains("engine: subscribe source disconnected")
             }
             #expect(down)
 
@@ -204,7 +204,7 @@ struct SubscribeStreamTests {
 
             // One state-change entry per change, not one per failed retry.
             let log = daemon.standardError
-            let brokenEntries = log.components(separatedBy: "subscribe source broken: disconnected").count - 1
+            let brokenEntries = log.components(separatedBy: "broken: subscribe source disconnected").count - 1
             #expect(brokenEntries == 1, "\(log)")
             #expect(await daemon.stop() == .exited(0))
         } catch {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SyncmonSystemd
 
-/// The terminal log line (§5 v1.2) and its time, with the time passed in.
+/// The terminal log line (docs/operations.md, "Where logs go") and its time, with the time passed in.
 @Suite("Terminal log line")
 struct TerminalLogFormatterTests {
     static let time = LogTime(microsecondsSinceEpoch: 1_795_968_141_123_999)  // 2026-11-29T16:02:21.123999Z
@@ -34,6 +34,34 @@ struct TerminalLogFormatterTests {
                 .warning, "state file /s/state.json is corrupt",
                 ["syncmon.state_path": "/s/state.json", "syncmon.set_aside_path": "/s/bad", "syncmon.reason": "bad JSON in /s/bad"],
                 "2026-11-29T16:02:21.123Z warning state file /s/state.json is corrupt (bad JSON in /s/bad)"
+            ),
+            // A source's entry names the source as a pair's names the pair, and says where and why.
+            (
+                .notice, "subscribe source connected", ["syncmon.source": "st", "syncmon.endpoint": "http://127.0.0.1:8384"],
+                "2026-11-29T16:02:21.123Z notice st: subscribe source connected (http://127.0.0.1:8384)"
+            ),
+            (
+                .warning, "subscribe source disconnected; retrying",
+                ["syncmon.source": "st", "syncmon.reason": "connection refused", "syncmon.retry_seconds": "1.0"],
+                "2026-11-29T16:02:21.123Z warning st: subscribe source disconnected; retrying (connection refused)"
+            ),
+            (
+                .notice, "subscribe source file truncated; reading it from the start",
+                ["syncmon.source": "events", "syncmon.source_path": "/var/log/e.jsonl"],
+                "2026-11-29T16:02:21.123Z notice events: subscribe source file truncated; reading it from the start (/var/log/e.jsonl)"
+            ),
+            (
+                .warning, "canary peer late",
+                [
+                    "syncmon.engine": "a", "syncmon.database": "shared", "syncmon.canary_peer": "host-b",
+                    "syncmon.canary_rule": "its canary has not moved", "syncmon.canary_path": "/srv/a",
+                ],
+                "2026-11-29T16:02:21.123Z warning a/shared: canary peer late (host-b, its canary has not moved)"
+            ),
+            (
+                .warning, "canary error",
+                ["syncmon.engine": "a", "syncmon.database": "shared", "syncmon.canary_error": "write", "syncmon.reason": "/srv/a: Read-only file system"],
+                "2026-11-29T16:02:21.123Z warning a/shared: canary error (write, /srv/a: Read-only file system)"
             ),
         ] as [(Logger.Level, String, Logger.Metadata, String)])
     func line(level: Logger.Level, message: String, metadata: Logger.Metadata, expected: String) {

@@ -96,7 +96,7 @@ check "a/shared and b/shared succeeded at start" 30 eval 'healthy a && healthy b
 # docs/metrics.md: up from the first answer, not only after a reconnect.
 source_up() { curl -s "http://127.0.0.1:$port/metrics" | grep -qx "syncmon_source_up{source=\"$1\"} 1"; }
 check "syncmon_source_up 1 for a and b from their first answer" 5 eval 'source_up a && source_up b'
-if grep -q "subscribe source [ab]: disconnected" "$work/daemon.log"; then bad "a source was called disconnected at start"; else ok "no source disconnected at start"; fi
+if grep -q "[ab]: subscribe source disconnected" "$work/daemon.log"; then bad "a source was called disconnected at start"; else ok "no source disconnected at start"; fi
 echo a >"$A/from-a.txt"
 echo b >"$B/from-b.txt"
 check "files crossed both ways" 15 eval 'test -f "$B/from-a.txt" && test -f "$A/from-b.txt"'

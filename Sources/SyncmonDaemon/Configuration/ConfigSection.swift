@@ -1,29 +1,9 @@
 import SyncmonCore
 import SyncmonSources
 
-/// A place in the configuration file where settings are written: the top of the file, before
-/// any section header, or a section `[WORD NAME]`. Each setting's declaration lists the places
-/// it may appear in; the file parser, its errors and the reference take them from there.
-///
-/// A new kind of section is one more `static let` here (a word, how its names are checked, what
-/// its header records) and its keys' declarations naming it.
-public struct ConfigSection: Sendable, Hashable, CustomStringConvertible {
-    /// The header's first word (`engine` in `[engine photos]`); nil for the top of the file.
-    public let word: String?
-    /// How the name is written in the reference: `NAME`, `ENGINE/DATABASE`.
-    public let nameForm: String
-    /// What such a section is for, for the reference.
-    public let purpose: String
-    /// Whole sections as the example file shows them (each parsed by a test).
-    public let examples: [String]
-    /// Why `name` cannot name such a section (`invalid engine name x`), or nil when it can.
-    let refuse: @Sendable (String) -> String?
-    /// What the header itself records: an empty `[engine quiet]` still names its engine.
-    let open: @Sendable (inout DaemonConfiguration, String) -> Void
-
-    public static func == (lhs: ConfigSection, rhs: ConfigSection) -> Bool { lhs.word == rhs.word }
-    public func hash(into hasher: inout Hasher) { hasher.combine(self.word) }
-
+/// The daemon's kinds of section besides the top of the file: `[engine NAME]` and
+/// `[source NAME]` here, `[canary …]` and `[notify …]` beside their keys' declarations.
+extension ConfigSection {
     /// `[engine NAME]`, or `the top of the file`.
     public var description: String { self.word.map { "[\($0) \(self.nameForm)]" } ?? "the top of the file" }
 
@@ -84,16 +64,4 @@ extension ConfigSection {
             if configuration.sourceSettings[name] == nil { configuration.sourceSettings[name] = SourceSettings() }
         }
     )
-
-    /// Every kind of place, as the settings name them: the top of the file first.
-    public static var all: [ConfigSection] {
-        var seen: [ConfigSection] = [.global]
-        for setting in DaemonSetting.all {
-            for section in setting.sections where !seen.contains(section) { seen.append(section) }
-        }
-        return seen
-    }
-
-    /// The settings that may be written here, in declaration order.
-    public var settings: [DaemonSetting] { DaemonSetting.all.filter { $0.sections.contains(self) } }
 }

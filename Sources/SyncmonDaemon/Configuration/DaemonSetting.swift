@@ -1,136 +1,35 @@
-/// One setting of `syncmon daemon`, declared once (DaemonSetting+Declarations.swift): its flag,
-/// its configuration-file key and the sections it may appear in, its value's type and accepted
-/// forms, its default, what a reload does with it, and its reference text.
-///
-/// From the declarations come the daemon's options (names and help), the file parser
-/// (``ConfigFile``) and its errors, the per-engine and per-source sections, the reload's
-/// "takes a restart" list (``ReloadService``), and the reference: `daemon --help`,
-/// the man page's option list, `deploy/syncmon.conf.example` and docs/configuration.md's tables
-/// (``SettingsReference``, checked against those files by a test).
-public struct DaemonSetting: Sendable, CustomStringConvertible {
-    /// How the setting is given on the command line.
-    public enum Flag: Sendable, Equatable {
-        /// `--KEY VALUE`, the key's own name.
-        case key
-        /// A flag of another name (`--web.config.file` for `web-config-file`).
-        case named(String)
-        /// `--KEY` without a value: sets a boolean to true.
-        case onOff
-        /// No flag: the configuration file only.
-        case none
-    }
+import SyncmonCore
+// The settings framework is SyncmonSettings; the daemon's declarations are written against it,
+// and whoever imports the daemon (the executable's option glue, the tests) reads them through
+// its API, so it comes with the daemon.
+@_exported import SyncmonSettings
 
-    /// What a reload (SIGHUP) does with a changed value.
-    public enum Reload: Sendable, Equatable {
-        /// The new value applies at once.
-        case atOnce
-        /// Connections and requests accepted from then on use the new value.
-        case newConnections
-        /// Set up at start: the running daemon keeps the old value and the reload says so.
-        case restart
+/// One setting of `syncmon daemon`, declared once (DaemonSetting+Declarations.swift): from the
+/// declarations come the daemon's options (names and help), the file parser and its errors, the
+/// per-engine, per-source, canary and notify sections, the reload's "takes a restart" list
+/// (``ReloadService``), and the reference (``SettingsReference``).
+public typealias DaemonSetting = Setting<DaemonConfiguration>
 
-        /// The reference's wording.
-        public var reference: String {
-            switch self {
-            case .atOnce: "applies at once"
-            case .newConnections: "applies to new connections"
-            case .restart: "takes a restart"
-            }
-        }
-    }
+/// A place in the daemon's configuration file: the top, or a section (ConfigSection.swift).
+public typealias ConfigSection = SettingSection<DaemonConfiguration>
 
-    /// The configuration-file key: `no-progress-after`.
-    public let key: String
-    /// The command-line flag with its dashes (`--no-progress-after`), or nil for a file-only key.
-    public let flag: String?
-    /// Whether the flag is written without a value (`--from-start`).
-    public let flagIsOnOff: Bool
-    /// The value's name in help: `DURATION`.
-    public let placeholder: String
-    /// The forms accepted, as every refusal says them.
-    public let accepted: String
-    /// The default, as the reference shows it.
-    public let defaultText: String
-    /// A value that shows the form, for the example file and tests.
-    public let example: String
-    /// Whether the key may be given several times, each adding to a list.
-    public let isRepeatable: Bool
-    /// Where the key may be written in the file; empty for a flag-only setting (`--config`).
-    public let sections: [ConfigSection]
-    public let reload: Reload
-    /// One sentence: what the setting does (help, man page, tables).
-    public let summary: String
-    /// More, for the man page, configuration.md and the example file; may be empty.
-    public let details: String
+/// Where one place's value of a daemon setting goes in ``DaemonConfiguration``.
+public typealias SettingTarget<Value: Sendable> = SettingStore<DaemonConfiguration, Value>
 
-    private let parseAndStore: @Sendable (inout DaemonConfiguration, ConfigSection, String, String) throws(SettingValueError) -> Void
-    private let emptyLists: @Sendable (inout DaemonConfiguration) -> Void
-    private let values: @Sendable (DaemonConfiguration) -> [AnyHashable]
+/// A daemon setting given on the command line, checked before anything runs (a bad value is a
+/// usage error, exit 64) and applied over the file's settings at start and on every reload.
+public typealias SettingAssignment = SettingOverride<DaemonConfiguration>
 
-    public var description: String { self.flag ?? self.key }
+/// The reference text of the daemon's settings (SettingsReference+Daemon.swift).
+public typealias SettingsReference = ReferenceText<DaemonConfiguration>
 
-    /// Declares a setting whose values are `Value`, stored by `targets` (one per place it may be
-    /// written). `inFile: false` makes a flag-only setting (`--config`).
-    public init<Value: Sendable>(
-        _ key: String,
-        flag: Flag = .key,
-        _ value: SettingValue<Value>,
-        default defaultText: String? = nil,
-        example: String? = nil,
-        reload: Reload,
-        summary: String,
-        details: String = "",
-        inFile: Bool = true,
-        _ targets: SettingTarget<Value>...
-    ) {
-        self.key = key
-        switch flag {
-        case .key, .onOff: self.flag = "--" + key
-        case .named(let name): self.flag = name
-        case .none: self.flag = nil
-        }
-        self.flagIsOnOff = flag == .onOff
-        self.placeholder = value.placeholder
-        self.accepted = value.accepted
-        let reference = DaemonConfiguration.reference
-        self.defaultText = defaultText ?? targets.first { $0.section == .global }.map { $0.describe(reference, value) } ?? "none"
-        self.example = example ?? self.defaultText
-        self.isRepeatable = targets.contains { $0.isList }
-        self.sections = inFile ? targets.map(\.section) : []
-        self.reload = reload
-        self.summary = summary
-        self.details = details
-        self.parseAndStore = { configuration, section, name, text throws(SettingValueError) in
-            let parsed = try value.parse(text)
-            for target in targets where target.section == section { target.set(&configuration, name, parsed) }
-        }
-        self.emptyLists = { configuration in
-            for target in targets { target.clear(&configuration) }
-        }
-        self.values = { configuration in targets.map { $0.current(configuration) } }
-    }
+extension DaemonConfiguration: SettingsConfiguration {
+    public static var settings: [DaemonSetting] { DaemonSetting.all }
+}
 
-    /// Parses `text` and stores it for the section `name` of kind `section` (the top of the file
-    /// and the flags: `.global`, ""). The error says why, and what to write instead.
-    public func assign(_ text: String, in section: ConfigSection = .global, name: String = "", to configuration: inout DaemonConfiguration)
-        throws(SettingValueError)
-    {
-        try self.parseAndStore(&configuration, section, name, text)
-    }
-
-    /// Empties a list setting, before the first of a file's or the flags' values replaces it.
-    public func clearList(in configuration: inout DaemonConfiguration) {
-        self.emptyLists(&configuration)
-    }
-
-    /// Whether `a` and `b` differ in this setting, anywhere it may be written.
-    public func differs(_ a: DaemonConfiguration, _ b: DaemonConfiguration) -> Bool {
-        self.values(a) != self.values(b)
-    }
-
-    /// Checks `text` without storing it anywhere (a flag's value, before anything runs).
-    public func check(_ text: String) throws(SettingValueError) {
-        var scratch = DaemonConfiguration.reference
-        try self.parseAndStore(&scratch, self.sections.first ?? .global, "", text)
+extension ConfigFile {
+    /// The flag (and file key) of a stall threshold: `not-syncing-after`, ….
+    public static func flag(for reason: StallReason) -> String {
+        String(reason.description.map { $0 == "_" ? "-" : $0 }) + "-after"
     }
 }

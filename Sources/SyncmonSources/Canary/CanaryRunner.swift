@@ -132,17 +132,16 @@ struct CanaryRunner: Sendable {
             metadata[SyncmonMetadataKey.messageID] = MessageID.canaryLate.metadataValue
             metadata[SyncmonMetadataKey.canaryPeer] = "\(peer)"
             metadata[SyncmonMetadataKey.canaryRule] = "\(lateness)"
-            logger.warning(
-                "\(self.key): canary peer \(peer) is late: \(lateness) (late-after \(self.canary.configuration.lateAfter.seconds)s, \(self.directory.directory))",
-                metadata: metadata)
+            logger.warning("canary peer late", metadata: metadata)
         case .recovered(let peer):
             metadata[SyncmonMetadataKey.messageID] = MessageID.canaryRecovered.metadataValue
             metadata[SyncmonMetadataKey.canaryPeer] = "\(peer)"
-            logger.notice("\(self.key): canary peer \(peer) is on time again", metadata: metadata)
+            logger.notice("canary peer on time again", metadata: metadata)
         case .forgotten(let peer):
             metadata[SyncmonMetadataKey.messageID] = MessageID.canaryForgotten.metadataValue
             metadata[SyncmonMetadataKey.canaryPeer] = "\(peer)"
-            logger.info("\(self.key): canary peer \(peer) forgotten: silent for \(self.canary.configuration.forgetAfter.seconds)s", metadata: metadata)
+            metadata[SyncmonMetadataKey.reason] = "silent for \(self.canary.configuration.forgetAfter.seconds) s"
+            logger.info("canary peer forgotten", metadata: metadata)
         default:
             break
         }
@@ -160,8 +159,9 @@ struct CanaryRunner: Sendable {
         var metadata = self.metadata
         metadata[SyncmonMetadataKey.messageID] = MessageID.canaryError.metadataValue
         metadata[SyncmonMetadataKey.canaryError] = "\(reason)"
-        let more = skipped > 0 ? " (and \(skipped) more since the last entry)" : ""
-        logger.warning("\(self.key): canary \(reason) error: \(detail)\(more)", metadata: metadata)
+        metadata[SyncmonMetadataKey.reason] = "\(detail)"
+        if skipped > 0 { metadata[SyncmonMetadataKey.skipped] = "\(skipped)" }
+        logger.warning("canary error", metadata: metadata)
     }
 }
 

@@ -2,6 +2,7 @@ import Logging
 import ServiceLifecycle
 import SyncmonContract
 import SyncmonCore
+import SyncmonSystemd
 
 /// Runs every configured canary (docs/canary.md): writes each host file every interval,
 /// reads peers at least every interval and as soon as inotify says a peer's file changed,
@@ -41,7 +42,7 @@ package struct CanaryService: Service {
             files = try BlockingThread()
         } catch {
             files = nil
-            self.logger.warning("canaries: no thread of their own; files are read in the service's task", metadata: ["error": "\(error)"])
+            self.logger.warning("canaries: no thread of their own; files are read in the service's task", metadata: [SyncmonMetadataKey.reason: "\(error)"])
         }
         await cancelWhenGracefulShutdown {
             let (canaries, stateDirectory, model, logger) = (self.canaries, self.stateDirectory, self.model, self.logger)

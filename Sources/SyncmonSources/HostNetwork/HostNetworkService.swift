@@ -3,6 +3,7 @@ import ServiceLifecycle
 import SyncmonContract
 import SyncmonCore
 import SyncmonLock
+import SyncmonSystemd
 
 #if canImport(Glibc)
 import Glibc
@@ -71,7 +72,10 @@ package final class HostNetworkService: Service, Sendable {
             while !reader.follower.isFollowing {
                 let left = deadline.since(self.clock.monotonicTime())
                 guard left > .zero, reader.waitReadable(milliseconds: Int32((left.microseconds + 999) / 1000)) else {
-                    self.logger.warning("the host network dump did not finish in \(timeout.seconds) seconds; the view follows when it does")
+                    self.logger.warning(
+                        "host network dump unfinished in time; the view follows when it does",
+                        metadata: [SyncmonMetadataKey.timeoutSeconds: "\(timeout.seconds)"]
+                    )
                     break
                 }
                 try reader.readAvailable(buffer: buffer) { self.deliver(.view($0)) }

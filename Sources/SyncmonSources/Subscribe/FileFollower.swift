@@ -124,6 +124,11 @@ struct FileFollower {
 
     private var metadata: Logger.Metadata { [SyncmonMetadataKey.source: "\(self.name)"] }
 
+    /// The source and the file an entry is about.
+    private func metadata(path: String) -> Logger.Metadata {
+        [SyncmonMetadataKey.source: "\(self.name)", SyncmonMetadataKey.sourcePath: "\(path)"]
+    }
+
     /// Follows the file until the task is cancelled, then saves the offset.
     mutating func run() async {
         self.pendingStart = self.initialStart()
@@ -186,7 +191,7 @@ struct FileFollower {
             var metadata = self.metadata
             metadata[SyncmonMetadataKey.statePath] = "\(self.stateFile.path)"
             metadata[SyncmonMetadataKey.reason] = "\(error)"
-            self.logger.warning("subscribe source \(self.name): unreadable offset file; starting afresh", metadata: metadata)
+            self.logger.warning("subscribe source offset file unreadable; starting afresh", metadata: metadata)
             return fresh
         }
         self.lastSaved = saved
@@ -199,7 +204,7 @@ struct FileFollower {
         // Rotated (or replaced) while the daemon was down: finish the old file first if it is
         // still next to the new one (`events.jsonl.1`), then read the new one whole.
         if let old = Self.find(device: saved.device, inode: saved.inode, near: self.path) {
-            self.logger.info("subscribe source \(self.name): reading the rest of \(old), rotated while syncmon was down", metadata: self.metadata)
+            self.logger.info("subscribe source reading the rest of a file rotated while syncmon was down", metadata: self.metadata(path: old))
             let descriptor = Glibc.open(old, O_RDONLY | O_CLOEXEC)
             if descriptor >= 0 {
                 var size = stat()
@@ -302,7 +307,7 @@ struct FileFollower {
             return false
         }
         if Int64(status.st_size) < file.readOffset {
-            self.logger.notice("subscribe source \(self.name): \(self.path) was truncated; reading it from the start", metadata: self.metadata)
+            self.logger.notice("subscribe source file truncated; reading it from the start", metadata: self.metadata(path: self.path))
             file.readOffset = 0
             file.partialLength = 0
             file.ingest.discardPartialLine()
@@ -326,7 +331,7 @@ struct FileFollower {
             let since = self.missingSince ?? now
             self.missingSince = since
             guard now.since(since) >= self.missingGrace else { return false }
-            self.logger.notice("subscribe source \(self.name): \(self.path) was removed", metadata: self.metadata)
+            self.logger.notice("subscribe source file removed", metadata: self.metadata(path: self.path))
             file.ingest.finish()
             file.partialLength = 0
             self.current = file
@@ -349,7 +354,7 @@ struct FileFollower {
         self.retired = (file, self.context.clock.monotonicTime().adding(self.retireGrace))
         self.current = nil
         self.health.countReconnect()
-        self.logger.info("subscribe source \(self.name): \(self.path) was rotated; following the new file", metadata: self.metadata)
+        self.logger.info("subscribe source file rotated; following the new file", metadata: self.metadata(path: self.path))
         switch self.open(start: .offset(0)) {
         case .success(let new):
             self.current = new
@@ -412,7 +417,9 @@ struct FileFollower {
         close(file.descriptor)
         self.current = nil
         self.pendingStart = .sameFile(device: file.device, inode: file.inode, offset: file.lineOffset)
-        self.logger.warning("subscribe source \(self.name): \(reason)", metadata: self.metadata)
+        var metadata = self.metadata(path: self.path)
+        metadata[SyncmonMetadataKey.reason] = "\(reason)"
+        self.logger.warning("subscribe source cannot read its file; opening it again", metadata: metadata)
     }
 
     // MARK: Saving
@@ -432,7 +439,7 @@ struct FileFollower {
             var metadata = self.metadata
             metadata[SyncmonMetadataKey.statePath] = "\(self.stateFile.path)"
             metadata[SyncmonMetadataKey.reason] = "\(error)"
-            self.logger.error("subscribe source \(self.name): cannot save the offset", metadata: metadata)
+            self.logger.error("subscribe source cannot save its offset", metadata: metadata)
         }
     }
 }

@@ -100,21 +100,21 @@ package final class SourceHealth: Sendable {
 
     /// Moves to `connected`; logs when that is a change.
     func connected(_ detail: String) {
-        self.transition(to: .connected, level: .notice, message: "subscribe source \(self.name): connected (\(detail))", reason: nil)
+        self.transition(to: .connected, level: .notice, message: "subscribe source connected", reason: nil, [SyncmonMetadataKey.endpoint: "\(detail)"])
     }
 
     /// Moves to `disconnected`; logs when that is a change (a source that keeps failing logs once).
     func disconnected(_ reason: String, retryIn seconds: Double?) {
-        let retry = seconds.map { "; retrying in \(Self.format($0))" } ?? ""
         self.transition(
             to: .disconnected,
             level: .warning,
-            message: "subscribe source \(self.name): disconnected (\(reason))\(retry)",
-            reason: reason
+            message: seconds == nil ? "subscribe source disconnected" : "subscribe source disconnected; retrying",
+            reason: reason,
+            seconds.map { [SyncmonMetadataKey.retrySeconds: "\(Self.format($0))"] } ?? [:]
         )
     }
 
-    private func transition(to new: State, level: Logger.Level, message: String, reason: String?) {
+    private func transition(to new: State, level: Logger.Level, message: Logger.Message, reason: String?, _ extra: Logger.Metadata = [:]) {
         // A new reason is worth its own entry too: a Syncthing that refused connections and
         // now answers 403 (a wrong API key) must not keep showing "connection refused".
         let now = self.clock.wallTime()
@@ -132,15 +132,13 @@ package final class SourceHealth: Sendable {
             SyncmonMetadataKey.sourceState: "\(new.rawValue)",
         ]
         if let reason { metadata[SyncmonMetadataKey.reason] = "\(reason)" }
-        if changed {
-            self.logger.log(level: level, "\(message)", metadata: metadata)
-        } else {
-            self.logger.debug("\(message)", metadata: metadata)
-        }
+        metadata.merge(extra) { $1 }
+        self.logger.log(level: changed ? level : .debug, message, metadata: metadata)
     }
 
+    /// Seconds with one decimal: `1.5`.
     static func format(_ seconds: Double) -> String {
         let tenths = (seconds * 10).rounded()
-        return "\(Int(tenths) / 10).\(Int(tenths) % 10) s"
+        return "\(Int(tenths) / 10).\(Int(tenths) % 10)"
     }
 }

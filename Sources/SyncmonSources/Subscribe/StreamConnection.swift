@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -5,6 +6,7 @@ import SyncmonContract
 import SyncmonCore
 import SyncmonHost
 import SyncmonLock
+import SyncmonStatusAPI
 
 #if canImport(Glibc)
 import Glibc
@@ -51,8 +53,9 @@ enum StreamTarget: Sendable, Equatable {
 }
 
 /// One connection of a `unix:` or `http://` source: connect, read until the peer closes (or an
-/// error, or cancellation), return how it went. Cancellation closes the channel at once, even
-/// while connecting.
+/// error, or cancellation), return how it went. Cancellation closes the connection at once, even
+/// while connecting. An `http://` source's GET goes through AsyncHTTPClient (`client`, one per
+/// source: ``makeClient(group:)``), its body streamed into an ``HTTPStreamReader``.
 struct StreamConnection: Sendable {
     let target: StreamTarget
     /// The URL as configured, for messages.
@@ -60,68 +63,103 @@ struct StreamConnection: Sendable {
     let context: SourceContext
     let resume: StreamResume
     let connectTimeout: TimeAmount
+    /// The HTTP client of an `http://` source; nil for `unix:`.
+    let client: HTTPClient?
 
     func run() async -> AttemptOutcome {
+        switch self.target {
+        case .unix(let path): await self.runUnix(path: path)
+        case .http(let host, let port, let target): await self.runHTTP(host: host, port: port, target: target)
+        }
+    }
+
+    /// The client an `http://` source's connections share: its connect timeout, no retry of a
+    /// refused connection (the source's backoff retries), no redirect followed (a 3xx ends the
+    /// attempt with its status), a connection per response, and TCP keepalive on every connection, so that a peer that
+    /// vanished without a FIN (host down, NAT state lost) is noticed in about two minutes, not
+    /// the kernel's default two hours; a quiet stream is never cut for being quiet.
+    static func makeClient(group: any EventLoopGroup, connectTimeout: TimeAmount) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: connectTimeout),
+            decompression: .disabled
+        )
+        configuration.connectionPool.retryConnectionEstablishment = false
+        // A connection per stream, closed when its response ends: never a request sent down a
+        // connection the engine may not read again.
+        configuration.maximumUsesPerConnection = 1
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            channel.setOption(.socketOption(.so_keepalive), value: 1)
+                .flatMap { channel.setOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPIDLE)), value: 60) }
+                .flatMap { channel.setOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPINTVL)), value: 15) }
+                .flatMap { channel.setOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPCNT)), value: 4) }
+        }
+        return HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+    }
+
+    /// The streaming GET of `target` at `host:port`, resumed from `lastEventID` or `since=`.
+    static func request(host: String, port: Int, target: String, resume: StreamResume) -> HTTPClientRequest {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        var request = HTTPClientRequest(url: "http://\(authority)\(resume.requestTarget(for: target))")
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: "syncmon")
+        request.headers.add(name: "Accept", value: "text/event-stream, application/x-ndjson;q=0.9, */*;q=0.5")
+        request.headers.add(name: "Cache-Control", value: "no-cache")
+        if let lastEventID = resume.lastEventIDHeader { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        return request
+    }
+
+    private func runHTTP(host: String, port: Int, target: String) async -> AttemptOutcome {
+        let record = AttemptRecord()
+        guard let client = self.client else {
+            record.ended("no HTTP client")
+            return record.outcome
+        }
+        let lastEventID = self.resume.lastEventIDHeader
+        let request = Self.request(host: host, port: port, target: target, resume: self.resume)
+        let reader = HTTPStreamReader(
+            ingest: self.context.makeIngest(highestSequence: self.resume.current.highestSequence),
+            health: self.context.health,
+            record: record,
+            resume: self.resume,
+            checksReplay: lastEventID != nil,
+            maximumLineLength: self.context.maximumLineLength,
+            lastEventID: lastEventID ?? "",
+            url: self.url
+        )
+        do {
+            // The deadline is the answer's head's: the body streams for as long as it lasts.
+            let response = try await client.execute(request, timeout: HTTPStreamReader.headTimeout)
+            guard reader.head(status: response.status, contentType: response.headers.first(name: "content-type")) else {
+                return record.outcome
+            }
+            for try await buffer in response.body { reader.body(buffer) }
+            reader.end()
+        } catch {
+            if Task.isCancelled {
+                record.ended("shutting down")
+            } else if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+                reader.failed(nil)
+            } else if let error = error as? HTTPClientError, error == .deadlineExceeded {
+                reader.failed("no answer within \(HTTPStreamReader.headTimeout.nanoseconds / 1_000_000_000) s")
+            } else {
+                reader.failed(Self.describe(error))
+            }
+        }
+        return record.outcome
+    }
+
+    private func runUnix(path: String) async -> AttemptOutcome {
         let record = AttemptRecord()
         let context = self.context
-        let health = context.health
-        let resume = self.resume
-        let lineLength = context.maximumLineLength
-        let url = self.url
-        var bootstrap = ClientBootstrap(group: context.group).connectTimeout(self.connectTimeout)
-        let connect: EventLoopFuture<any Channel>
-        switch self.target {
-        case .unix(let path):
-            bootstrap = bootstrap.channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let ingest = context.makeIngest()
-                    try channel.pipeline.syncOperations.addHandler(
-                        LineStreamHandler(ingest: ingest, health: health, record: record, detail: "unix:\(path)")
-                    )
-                }
+        let bootstrap = ClientBootstrap(group: context.group).connectTimeout(self.connectTimeout).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    LineStreamHandler(ingest: context.makeIngest(), health: context.health, record: record, detail: "unix:\(path)")
+                )
             }
-            connect = bootstrap.connect(unixDomainSocketPath: path)
-        case .http(let host, let port, let target):
-            var headers = HTTPHeaders()
-            let hostHeader = host.contains(":") ? "[\(host)]" : host
-            headers.add(name: "Host", value: port == 80 ? hostHeader : "\(hostHeader):\(port)")
-            headers.add(name: "User-Agent", value: "syncmon")
-            headers.add(name: "Accept", value: "text/event-stream, application/x-ndjson;q=0.9, */*;q=0.5")
-            headers.add(name: "Cache-Control", value: "no-cache")
-            let lastEventID = resume.lastEventIDHeader
-            if let lastEventID { headers.add(name: "Last-Event-ID", value: lastEventID) }
-            let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: resume.requestTarget(for: target), headers: headers)
-            let isResumed = lastEventID != nil
-            bootstrap =
-                bootstrap
-                // A peer that vanished without a FIN (host down, NAT state lost) is noticed in
-                // about two minutes, not the kernel's default two hours.
-                .channelOption(.socketOption(.so_keepalive), value: 1)
-                .channelOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPIDLE)), value: 60)
-                .channelOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPINTVL)), value: 15)
-                .channelOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_KEEPCNT)), value: 4)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let ingest = context.makeIngest(highestSequence: resume.current.highestSequence)
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(
-                            HTTPStreamHandler(
-                                request: head,
-                                ingest: ingest,
-                                health: health,
-                                record: record,
-                                resume: resume,
-                                checksReplay: isResumed,
-                                maximumLineLength: lineLength,
-                                lastEventID: lastEventID ?? "",
-                                url: url
-                            )
-                        )
-                    }
-                }
-            connect = bootstrap.connect(host: host, port: port)
         }
-
+        let connect = bootstrap.connect(unixDomainSocketPath: path)
         let channel: any Channel
         do {
             channel = try await Self.value(of: connect)
@@ -198,6 +236,9 @@ struct StreamConnection: Sendable {
             return "cannot connect to \(error.host):\(error.port)"
         }
         if let error = error as? ChannelError, case .connectTimeout = error { return "connect timed out" }
+        if let error = error as? HTTPClientError {
+            return error == .connectTimeout ? "connect timed out" : HTTPGetClient.words(error)
+        }
         return SystemErrorText.words(error)
     }
 }
@@ -234,149 +275,6 @@ final class LineStreamHandler: ChannelInboundHandler {
         self.ingest.finish()
         self.record.delivered(self.ingest.takeDelivered())
         self.record.ended("the engine closed the connection")
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        self.record.ended(StreamConnection.describe(error))
-        context.close(promise: nil)
-    }
-}
-
-/// An `http://` source's connection: one streaming GET, answered with NDJSON or SSE.
-final class HTTPStreamHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPClientResponsePart
-    typealias OutboundOut = HTTPClientRequestPart
-
-    private enum Mode {
-        case awaitingHead
-        case ndjson
-        case sse
-        case discarding
-    }
-
-    private let request: HTTPRequestHead
-    private let ingest: any SourceIngest
-    private let health: SourceHealth
-    private let record: AttemptRecord
-    private let resume: StreamResume
-    private let url: String
-    private var mode = Mode.awaitingHead
-    private var parser: ServerSentEventParser
-    /// Still checking for replayed events at the start of a resumed SSE connection.
-    private var checksReplay: Bool
-    private var replayed = 0
-
-    init(
-        request: HTTPRequestHead,
-        ingest: any SourceIngest,
-        health: SourceHealth,
-        record: AttemptRecord,
-        resume: StreamResume,
-        checksReplay: Bool,
-        maximumLineLength: Int,
-        lastEventID: String,
-        url: String
-    ) {
-        self.request = request
-        self.ingest = ingest
-        self.health = health
-        self.record = record
-        self.resume = resume
-        self.checksReplay = checksReplay
-        self.parser = ServerSentEventParser(maximumDataLength: maximumLineLength, lastEventID: lastEventID)
-        self.url = url
-    }
-
-    /// How long the server may take to answer the request (not to send events).
-    static let headTimeout = TimeAmount.seconds(30)
-    private var headTimer: Scheduled<Void>?
-
-    func channelActive(context: ChannelHandlerContext) {
-        context.write(self.wrapOutboundOut(.head(self.request)), promise: nil)
-        context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
-        self.headTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.headTimeout) {
-            guard self.mode == .awaitingHead else { return }
-            self.record.ended("no answer within \(Self.headTimeout.nanoseconds / 1_000_000_000) s")
-            context.close(promise: nil)
-        }
-        context.fireChannelActive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch self.unwrapInboundIn(data) {
-        case .head(let head):
-            self.headTimer?.cancel()
-            self.headTimer = nil
-            guard (200..<300).contains(head.status.code), head.status != .noContent else {
-                self.record.ended("HTTP \(head.status.code) \(head.status.reasonPhrase)")
-                self.mode = .discarding
-                context.close(promise: nil)
-                return
-            }
-            let contentType = head.headers.first(name: "content-type")?.lowercased() ?? ""
-            let isSSE = contentType.hasPrefix("text/event-stream")
-            self.mode = isSSE ? .sse : .ndjson
-            self.resume.setKind(isSSE ? .sse : .ndjson)
-            self.record.connected(at: self.ingest.clock.monotonicTime())
-            self.health.connected("\(self.url), \(isSSE ? "text/event-stream" : "NDJSON")")
-        case .body(let buffer):
-            switch self.mode {
-            case .ndjson:
-                buffer.withUnsafeReadableBytes { self.ingest.feed($0) }
-                self.record.delivered(self.ingest.takeDelivered())
-                self.resume.advance(lastEventID: nil, highestSequence: self.ingest.highestSequence)
-            case .sse:
-                buffer.withUnsafeReadableBytes { bytes in
-                    self.parser.feed(bytes) { self.handle($0) }
-                }
-                self.ingest.flush()
-                self.record.delivered(self.ingest.takeDelivered())
-                self.resume.advance(lastEventID: self.parser.lastEventID, highestSequence: self.ingest.highestSequence)
-            case .awaitingHead, .discarding:
-                break
-            }
-        case .end:
-            switch self.mode {
-            case .ndjson:
-                self.ingest.finish()
-                self.record.delivered(self.ingest.takeDelivered())
-                self.resume.advance(lastEventID: nil, highestSequence: self.ingest.highestSequence)
-            case .sse:
-                self.parser.finish()
-            case .awaitingHead, .discarding:
-                break
-            }
-            self.record.ended("the server ended the response")
-            context.close(promise: nil)
-        }
-    }
-
-    private func handle(_ output: ServerSentEventParser.Output) {
-        switch output {
-        case .retry(let milliseconds):
-            self.resume.setRetry(milliseconds: milliseconds)
-        case .event(let event):
-            if self.checksReplay {
-                if let id = event.id, self.resume.wasSeen(id) {
-                    self.replayed += 1
-                    return
-                }
-                self.checksReplay = false
-            }
-            if event.isTooLarge {
-                self.ingest.addTooLarge()
-            } else {
-                self.ingest.add(document: event.data)
-            }
-            if let id = event.id, !id.isEmpty { self.resume.remember(id) }
-        }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        self.headTimer?.cancel()
-        self.headTimer = nil
-        self.record.ended(self.mode == .awaitingHead ? "the server closed the connection before answering" : "the server closed the connection")
         context.fireChannelInactive()
     }
 

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Logging
 import NIOCore
 import SyncmonContract
@@ -8,15 +9,26 @@ import SyncmonSystemd
 /// capped exponential backoff and jitter. An HTTP source keeps its resume point (the SSE
 /// `Last-Event-ID`, or the highest `seq` for `?since=`) in the state directory.
 struct StreamSource: EventSource {
+    /// One connection's run: how it went. A test's stands in for the socket.
+    typealias Attempt = @Sendable () async -> AttemptOutcome
+
     /// The URL as configured, for messages and to tell whether a saved resume point is ours.
     let url: String
     let target: StreamTarget
+    /// The schedule of reconnects (a test's is without jitter).
+    var backoff = ReconnectBackoff.standard
+    /// What the source runs again and again: the connection, unless a test says otherwise.
+    var makeAttempt: @Sendable (StreamConnection) -> Attempt = { connection in { await connection.run() } }
 
     func run(in context: SourceContext) async {
         let isHTTP = if case .http = self.target { true } else { false }
         let resumeFile = SourceStateFile<StreamResumeDocument>(stateDirectory: context.stateDirectory, name: context.name, suffix: "resume")
         let resume = isHTTP ? self.loadResume(resumeFile, context: context) : StreamResume()
-        let connection = StreamConnection(target: self.target, url: self.url, context: context, resume: resume, connectTimeout: .seconds(10))
+        let connectTimeout = TimeAmount.seconds(10)
+        let client = isHTTP ? StreamConnection.makeClient(group: context.group, connectTimeout: connectTimeout) : nil
+        let attempt = self.makeAttempt(
+            StreamConnection(target: self.target, url: self.url, context: context, resume: resume, connectTimeout: connectTimeout, client: client)
+        )
         await withTaskGroup(of: Void.self) { group in
             if isHTTP {
                 // The resume point is saved at most a second after it moved.
@@ -28,12 +40,12 @@ struct StreamSource: EventSource {
                 }
             }
             group.addTask {
-                var backoff = ReconnectBackoff.standard
+                var backoff = self.backoff
                 var attempts = 0
                 while !Task.isCancelled {
                     if attempts > 0 { context.health.countReconnect() }
                     attempts += 1
-                    let outcome = await connection.run()
+                    let outcome = await attempt()
                     if Task.isCancelled { break }
                     // A healthy connection (it delivered lines, or stayed up a while: a quiet
                     // engine, a long poll that ended empty) starts the schedule over.
@@ -53,6 +65,7 @@ struct StreamSource: EventSource {
             group.cancelAll()
         }
         if isHTTP { self.saveResume(resume, to: resumeFile, context: context) }
+        try? await client?.shutdown()
     }
 
     private func loadResume(_ file: SourceStateFile<StreamResumeDocument>, context: SourceContext) -> StreamResume {
@@ -67,7 +80,7 @@ struct StreamSource: EventSource {
             )
         case .failure(let error)?:
             context.logger.warning(
-                "subscribe source \(context.name): unreadable resume file; starting afresh",
+                "subscribe source resume file unreadable; starting afresh",
                 metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", SyncmonMetadataKey.reason: "\(error)"]) { $1 }
             )
             return StreamResume()
@@ -88,7 +101,7 @@ struct StreamSource: EventSource {
             try file.save(document)
         } catch {
             context.logger.error(
-                "subscribe source \(context.name): cannot save the resume point",
+                "subscribe source cannot save its resume point",
                 metadata: context.metadata.merging([SyncmonMetadataKey.statePath: "\(file.path)", SyncmonMetadataKey.reason: "\(error)"]) { $1 }
             )
         }

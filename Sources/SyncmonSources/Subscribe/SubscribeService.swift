@@ -52,7 +52,7 @@ package struct SubscribeService: Service {
     }
 
     package func run() async throws {
-        self.context.logger.info("subscribing to \(self.spec.url) as \(self.spec.name)", metadata: self.context.metadata)
+        self.context.logger.info("subscribing", metadata: self.context.metadata.merging([SyncmonMetadataKey.endpoint: "\(self.spec.url)"]) { $1 })
         // Cancelled at graceful shutdown: every wait inside ends at once, and the resume point
         // (offset, last event ID) is saved on the way out.
         let source = self.source

@@ -93,7 +93,7 @@ struct SyncthingSource: EventSource {
             answered()
             ingest.apply(output.events, asOneState: isSnapshot)
             for notice in output.notices {
-                context.logger.notice("syncthing source \(context.name): \(notice)", metadata: context.metadata)
+                context.logger.notice("syncthing source notice", metadata: context.metadata.merging([SyncmonMetadataKey.notice: "\(notice)"]) { $1 })
             }
         }
     }

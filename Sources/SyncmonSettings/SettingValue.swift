@@ -1,7 +1,4 @@
-import Logging
 import SyncmonCore
-import SyncmonSources
-import SyncmonSystemd
 
 /// How one kind of setting value is written and read: the placeholder help shows (`DURATION`),
 /// the forms accepted (which every refusal repeats), the parser, and how a value is written back
@@ -11,8 +8,8 @@ public struct SettingValue<Value: Sendable>: Sendable {
     public let placeholder: String
     /// What may be written, as a sentence fragment: `auto, off, online or offline`.
     public let accepted: String
-    let parse: @Sendable (String) throws(SettingValueError) -> Value
-    let format: @Sendable (Value) -> String
+    package let parse: @Sendable (String) throws(SettingValueError) -> Value
+    package let format: @Sendable (Value) -> String
 
     public init(
         placeholder: String,
@@ -27,12 +24,12 @@ public struct SettingValue<Value: Sendable>: Sendable {
     }
 
     /// The refusal of `text` that is not `noun`, with the accepted forms.
-    static func refusal(_ text: String, isNot noun: String, accepted: String) -> SettingValueError {
+    package static func refusal(_ text: String, isNot noun: String, accepted: String) -> SettingValueError {
         SettingValueError("\(Self.quoted(text)) is not \(noun); write \(accepted)")
     }
 
     /// `text` in double quotes, so an empty or spaced value shows as written.
-    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+    package static func quoted(_ text: String) -> String { "\"\(text)\"" }
 }
 
 extension SettingValue where Value == TimeSpan {
@@ -46,9 +43,6 @@ extension SettingValue where Value == TimeSpan {
             span == .zero && zero != nil ? "0" : DurationParser.format(span)
         }
     }
-
-    /// A stall threshold: a duration whose `0` disables the detector.
-    public static var threshold: Self { Self.duration(zero: "disables the detector") }
 }
 
 extension SettingValue where Value == Int {
@@ -114,46 +108,6 @@ extension SettingValue where Value: CaseIterable & RawRepresentable, Value.RawVa
             return value
         } format: {
             $0.rawValue
-        }
-    }
-}
-
-extension SettingValue where Value == [UInt32] {
-    /// User or group names or numeric ids, separated by commas or blanks; names resolved now.
-    public static func accounts(groups: Bool) -> Self {
-        let kind = groups ? "group" : "user"
-        let accepted = "\(kind) names or numeric ids, separated by commas or spaces"
-        return SettingValue(placeholder: groups ? "GROUPS" : "USERS", accepted: accepted) { text throws(SettingValueError) in
-            var ids: [UInt32] = []
-            for name in text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) {
-                guard let id = groups ? AccountLookup.group(String(name)) : AccountLookup.user(String(name)) else {
-                    throw SettingValueError("no \(kind) named \(name); write \(accepted)")
-                }
-                ids.append(id)
-            }
-            guard !ids.isEmpty else { throw SettingValueError("empty; write \(accepted)") }
-            return ids
-        } format: {
-            $0.map(String.init).joined(separator: ", ")
-        }
-    }
-}
-
-extension SettingValue where Value == String {
-    /// A subscribe source, `[NAME=]URL` (docs/subscribe.md): checked now, kept as written.
-    public static var source: Self {
-        SettingValue(
-            placeholder: "[NAME=]URL",
-            accepted: "[NAME=]URL with URL unix:/path, http(s)://host:port/path, file:/path or syncthing+http(s)://host:port"
-        ) { text throws(SettingValueError) in
-            do throws(SourceSpec.ParseError) {
-                _ = try SourceSpec.parse(text)
-            } catch {
-                throw SettingValueError("\(Self.quoted(text)): \(error.message)")
-            }
-            return text
-        } format: {
-            $0
         }
     }
 }

@@ -1,9 +1,8 @@
 import SyncmonCore
 
-/// The daemon's configuration file: `key = value` lines whose keys are the settings' keys
-/// (``DaemonSetting``, mostly the long flag names), then sections (``ConfigSection``):
-/// `[engine NAME]` with per-engine thresholds and who may report, `[source NAME]` with what a
-/// subscribe source needs besides its URL (`api-key-file`).
+/// A configuration file: `key = value` lines whose keys are the settings' keys (``Setting``,
+/// mostly the long flag names), then sections (``SettingSection``), each `[WORD NAME]` with the
+/// keys declared for it. The daemon's (docs/configuration.md):
 ///
 /// ```
 /// # /etc/syncmon/syncmon.conf
@@ -27,9 +26,9 @@ public enum ConfigFile {
     }
 
     /// Applies the file's settings on top of `base`.
-    public static func apply(_ text: String, to base: DaemonConfiguration) throws(ParseError) -> DaemonConfiguration {
+    public static func apply<Configuration: SettingsConfiguration>(_ text: String, to base: Configuration) throws(ParseError) -> Configuration {
         var configuration = base
-        var section = ConfigSection.global
+        var section = SettingSection<Configuration>.global
         var sectionName = ""
         /// The lists this file has started: its first `listen` replaces the default list.
         var started = Set<String>()
@@ -64,10 +63,10 @@ public enum ConfigFile {
     }
 
     /// The section a header line opens, and its name.
-    private static func header(_ line: String, number: Int) throws(ParseError) -> (ConfigSection, String) {
+    private static func header<Configuration>(_ line: String, number: Int) throws(ParseError) -> (SettingSection<Configuration>, String) {
         guard line.hasSuffix("]") else { throw ParseError(line: number, message: "unterminated section header") }
         let words = line.dropFirst().dropLast().split(separator: " ", omittingEmptySubsequences: true)
-        let kinds = ConfigSection.all.filter { $0.word != nil }
+        let kinds = SettingSection<Configuration>.all.filter { $0.word != nil }
         guard words.count == 2, let kind = kinds.first(where: { $0.word == String(words[0]) }) else {
             let forms = kinds.map(\.description)
             throw ParseError(line: number, message: "sections are written " + WordList.joined(forms))
@@ -79,10 +78,14 @@ public enum ConfigFile {
 
     /// The setting `key` names, if it may be written in `section`; else an error saying where it
     /// belongs or which key was likely meant.
-    private static func setting(_ key: String, in section: ConfigSection, line: Int) throws(ParseError) -> DaemonSetting {
+    private static func setting<Configuration>(
+        _ key: String,
+        in section: SettingSection<Configuration>,
+        line: Int
+    ) throws(ParseError) -> Setting<Configuration> {
         let allowed = section.settings
         if let setting = allowed.first(where: { $0.key == key }) { return setting }
-        let elsewhere = DaemonSetting.all.first { $0.key == key && !$0.sections.isEmpty }
+        let elsewhere = Configuration.settings.first { $0.key == key && !$0.sections.isEmpty }
         var message: String
         if section == .global {
             message = "unknown setting \(key)"
@@ -97,11 +100,6 @@ public enum ConfigFile {
         }
         throw ParseError(line: line, message: message)
     }
-
-    /// The flag (and file key) of a stall threshold: `not-syncing-after`, ….
-    public static func flag(for reason: StallReason) -> String {
-        reason.description.replacingUnderscores() + "-after"
-    }
 }
 
 extension StringProtocol {
@@ -110,9 +108,5 @@ extension StringProtocol {
         guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" }) else { return "" }
         let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" })!
         return String(String.UnicodeScalarView(scalars[start...end]))
-    }
-
-    fileprivate func replacingUnderscores() -> String {
-        String(self.map { $0 == "_" ? "-" : $0 })
     }
 }

@@ -1,16 +1,14 @@
-import SyncmonCore
-
-/// The man page's parts (deploy/man/syncmon.8): the daemon's options, the stall thresholds, and
-/// the configuration file's keys, sections and reload behaviour.
-extension SettingsReference {
-    /// The SYNOPSIS line of `syncmon daemon`: each option but the thresholds, then those as one.
-    public static func manSynopsis() -> String {
-        var words = ["\\fBsyncmon daemon\\fP"]
-        for setting in Self.flagged where !Self.isThreshold(setting) {
+/// A man page's parts: a command's synopsis and options, and the configuration file's keys,
+/// sections and reload behaviour (the daemon's: deploy/man/syncmon.8).
+extension ReferenceText {
+    /// A SYNOPSIS: `command`, each of `settings` as `[--flag value]`, then the `trailing` words.
+    package static func manSynopsis(_ command: String, _ settings: [Setting<Configuration>], then trailing: [String]) -> String {
+        var words = ["\\fB\(command)\\fP"]
+        for setting in settings {
             let value = setting.flagIsOnOff ? "" : " " + Self.italic(setting.placeholder)
             words.append("[" + Self.bold(setting.flag!) + value + "]" + (setting.isRepeatable ? "..." : ""))
         }
-        words.append("[\\fIstall thresholds\\fP]")
+        words += trailing
         // One option per line at most: roff fills them, and a line never starts with a dot.
         var lines: [String] = []
         var line = ""
@@ -25,18 +23,9 @@ extension SettingsReference {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The `.TP` entries of `syncmon daemon`'s options other than the thresholds.
-    public static func manOptions() -> String {
-        Self.flagged.filter { !Self.isThreshold($0) }.map(Self.manEntry).joined()
-    }
-
-    /// The stall thresholds' subsection, which `replay` shares.
-    public static func manThresholds() -> String {
-        var text = ".SS \"Stall thresholds (daemon and replay)\"\n"
-        text += "A stall is raised once its condition has held for the threshold;\n\\fB0\\fP disables the detector.\n"
-        text += "A threshold set in an \\fB[engine\\fP \\fIname\\fP\\fB]\\fP section applies to that engine only.\n"
-        text += Self.roffLines("A duration is " + SettingValue<TimeSpan>.threshold.accepted + ".")
-        return text + Self.flagged.filter(Self.isThreshold).map(Self.manEntry).joined()
+    /// The `.TP` entries of `settings`' options.
+    package static func manOptions(_ settings: [Setting<Configuration>]) -> String {
+        settings.map(Self.manEntry).joined()
     }
 
     /// The CONFIGURATION section's list of keys: which flags are keys, the file-only keys, what
@@ -55,13 +44,13 @@ extension SettingsReference {
             text += Self.roffLines(Self.prose(setting))
         }
         text += ".PP\n"
-        for section in ConfigSection.all where section != .global {
+        for section in SettingSection<Configuration>.all where section != .global {
             let keys = section.settings.map { Self.bold($0.key) }
             text += "A \(Self.roffSection(section)) section may set only \(WordList.joined(keys, "and")).\n"
         }
         text += ".PP\n"
         text += "On \\fBSIGHUP\\fP, "
-        let groups: [(DaemonSetting.Reload, String)] = [
+        let groups: [(Setting<Configuration>.Reload, String)] = [
             (.atOnce, "apply at once"), (.newConnections, "to connections accepted from then on"), (.restart, "take a restart"),
         ]
         text +=
@@ -72,7 +61,7 @@ extension SettingsReference {
     }
 
     /// One option: its flag and value, then what it does, its default, its file key and what a reload does.
-    static func manEntry(_ setting: DaemonSetting) -> String {
+    static func manEntry(_ setting: Setting<Configuration>) -> String {
         var text = ".TP\n" + Self.bold(setting.flag!)
         if !setting.flagIsOnOff { text += " " + Self.italic(setting.placeholder) }
         text += "\n" + Self.roffLines(Self.prose(setting))
@@ -83,7 +72,7 @@ extension SettingsReference {
     }
 
     /// Summary, details, default and reload behaviour as sentences, with markup.
-    static func prose(_ setting: DaemonSetting) -> String {
+    static func prose(_ setting: Setting<Configuration>) -> String {
         var parts = [setting.summary]
         if !setting.details.isEmpty { parts.append(setting.details) }
         if setting.defaultText != "none", !setting.flagIsOnOff {
@@ -95,7 +84,7 @@ extension SettingsReference {
     }
 
     /// `[engine` *name*`]`.
-    static func roffSection(_ section: ConfigSection) -> String {
+    static func roffSection(_ section: SettingSection<Configuration>) -> String {
         "\\fB[\(Self.escape(section.word ?? ""))\\fP \\fI\(Self.escape(section.nameForm.lowercased()))\\fP\\fB]\\fP"
     }
 
@@ -103,7 +92,7 @@ extension SettingsReference {
     static func italic(_ text: String) -> String { "\\fI\(Self.escape(text.lowercased()))\\fP" }
 
     /// Marked-up text as roff source lines of at most 78 characters: backquoted text bold.
-    static func roffLines(_ text: String) -> String {
+    package static func roffLines(_ text: String) -> String {
         var roff = ""
         var literal = false
         for part in text.split(separator: "`", omittingEmptySubsequences: false) {

@@ -1,28 +1,16 @@
-import SyncmonCore
-
-/// deploy/syncmon.conf.example: every setting of the file, commented out, at its default (or an
-/// example when it has none), then an example of each kind of section.
-extension SettingsReference {
-    public static func exampleFile() -> String {
-        var lines = [
-            "# syncmon configuration file (example). Generated from the settings' declarations",
-            "# (Sources/SyncmonDaemon/Configuration/DaemonSetting+Declarations.swift); a test keeps it so.",
-            "#",
-            "# Install as /etc/syncmon/syncmon.conf: `syncmon daemon` reads that path when it exists, or the",
-            "# file named by --config. Command-line flags win over this file; this file wins over the",
-            "# defaults. Reload with `systemctl reload syncmon` (SIGHUP). See docs/configuration.md.",
-            "#",
-            "# Syntax: `key = value`, one per line. Lines starting with # or ; are comments; a # later on a",
-            "# line is part of the value. A value may be wrapped in double quotes. Unknown keys are errors.",
-            "# Every setting below is commented out and shows its default, or an example when it has none.",
-        ]
-        lines += Self.wrapped("Durations: \(Self.plain(SettingValue<TimeSpan>.threshold.accepted)).", width: 100, prefix: "# ")
-        for setting in ConfigSection.global.settings {
+/// An example configuration file (the daemon's: deploy/syncmon.conf.example): every setting of
+/// the file, commented out, at its default (or an example when it has none), then an example of
+/// each kind of section.
+extension ReferenceText {
+    /// The file after its `header` lines (comments, written as given).
+    package static func exampleFile(header: [String]) -> String {
+        var lines = header
+        for setting in SettingSection<Configuration>.global.settings {
             lines.append("")
             lines += Self.wrapped(Self.plain(Self.exampleProse(setting)), width: 100, prefix: "# ")
             lines.append("#\(setting.key) = \(setting.example)")
         }
-        for section in ConfigSection.all where section != .global {
+        for section in SettingSection<Configuration>.all where section != .global {
             lines.append("")
             let title = "# --- \(section) "
             lines.append(title + String(repeating: "-", count: max(3, 100 - title.count)))
@@ -42,7 +30,7 @@ extension SettingsReference {
     }
 
     /// A setting's comment: what it does, its default unless it is only an example, what a reload does.
-    static func exampleProse(_ setting: DaemonSetting) -> String {
+    static func exampleProse(_ setting: Setting<Configuration>) -> String {
         var parts = [setting.summary]
         if !setting.details.isEmpty { parts.append(setting.details) }
         // The line below the comment shows the default; say it when that line shows an example.

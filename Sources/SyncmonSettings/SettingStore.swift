@@ -1,22 +1,22 @@
-/// Where one place's value of a setting goes in ``DaemonConfiguration``: a property for the top of
-/// the file and the flags, an entry of a per-engine or per-source table for a section.
-public struct SettingTarget<Value: Sendable>: Sendable {
-    let section: ConfigSection
+/// Where one place's value of a setting goes in the configuration: a property for the top of the
+/// file and the flags, an entry of a section's table (one per engine, per source, …) for a section.
+public struct SettingStore<Configuration: SettingsConfiguration, Value: Sendable>: Sendable {
+    let section: SettingSection<Configuration>
     /// A list (`listen`, `subscribe`): repeatable, each value appended; the first value of a file
     /// or of the flags replaces the list before.
     let isList: Bool
-    let set: @Sendable (inout DaemonConfiguration, _ sectionName: String, Value) -> Void
-    let clear: @Sendable (inout DaemonConfiguration) -> Void
+    let set: @Sendable (inout Configuration, _ sectionName: String, Value) -> Void
+    let clear: @Sendable (inout Configuration) -> Void
     /// What the configuration holds here, to tell a reload what changed.
-    let current: @Sendable (DaemonConfiguration) -> AnyHashable
+    let current: @Sendable (Configuration) -> AnyHashable
     /// The value in `configuration` as the reference shows it (defaults).
-    let describe: @Sendable (DaemonConfiguration, SettingValue<Value>) -> String
+    let describe: @Sendable (Configuration, SettingValue<Value>) -> String
 }
 
-extension SettingTarget where Value: Hashable {
+extension SettingStore where Value: Hashable {
     /// A property of the configuration, set from the top of the file or a flag.
-    public static func global(_ keyPath: any WritableKeyPath<DaemonConfiguration, Value> & Sendable) -> Self {
-        SettingTarget(
+    public static func global(_ keyPath: any WritableKeyPath<Configuration, Value> & Sendable) -> Self {
+        SettingStore(
             section: .global,
             isList: false,
             set: { configuration, _, value in configuration[keyPath: keyPath] = value },
@@ -27,8 +27,8 @@ extension SettingTarget where Value: Hashable {
     }
 
     /// An optional property of the configuration (none by default).
-    public static func global(_ keyPath: any WritableKeyPath<DaemonConfiguration, Value?> & Sendable) -> Self {
-        SettingTarget(
+    public static func global(_ keyPath: any WritableKeyPath<Configuration, Value?> & Sendable) -> Self {
+        SettingStore(
             section: .global,
             isList: false,
             set: { configuration, _, value in configuration[keyPath: keyPath] = value },
@@ -39,8 +39,8 @@ extension SettingTarget where Value: Hashable {
     }
 
     /// A list property: the key is repeatable.
-    public static func list(_ keyPath: any WritableKeyPath<DaemonConfiguration, [Value]> & Sendable) -> Self {
-        SettingTarget(
+    public static func list(_ keyPath: any WritableKeyPath<Configuration, [Value]> & Sendable) -> Self {
+        SettingStore(
             section: .global,
             isList: true,
             set: { configuration, _, value in configuration[keyPath: keyPath].append(value) },
@@ -56,11 +56,11 @@ extension SettingTarget where Value: Hashable {
     /// An entry of a section's table: `set` stores the value for the section's name; `table`
     /// reads the whole table (a reload compares it).
     public static func section(
-        _ section: ConfigSection,
-        set: @escaping @Sendable (inout DaemonConfiguration, String, Value) -> Void,
-        table: @escaping @Sendable (DaemonConfiguration) -> AnyHashable
+        _ section: SettingSection<Configuration>,
+        set: @escaping @Sendable (inout Configuration, String, Value) -> Void,
+        table: @escaping @Sendable (Configuration) -> AnyHashable
     ) -> Self {
-        SettingTarget(
+        SettingStore(
             section: section,
             isList: false,
             set: set,

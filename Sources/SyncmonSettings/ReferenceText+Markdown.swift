@@ -1,6 +1,6 @@
-/// docs/configuration.md's tables of flags and keys, and its lists of section keys and reload
-/// behaviour.
-extension SettingsReference {
+/// A Markdown document's tables of flags and keys, and its lists of section keys and reload
+/// behaviour (the daemon's: docs/configuration.md).
+extension ReferenceText {
     /// The flags table: flag and value, default, meaning.
     public static func markdownFlags() -> String {
         var lines = ["| flag | default | meaning |", "|---|---|---|"]
@@ -16,7 +16,7 @@ extension SettingsReference {
     /// The keys table: key, flag, default, where it may be written, what a reload does.
     public static func markdownKeys() -> String {
         var lines = ["| key | flag | default | where | on SIGHUP |", "|---|---|---|---|---|"]
-        for setting in DaemonSetting.all where !setting.sections.isEmpty {
+        for setting in Configuration.settings where !setting.sections.isEmpty {
             let flag = setting.flag.map { "`\($0)`" } ?? "none (file only)"
             let places = setting.sections.map { $0 == .global ? "top" : "`\($0)`" }.joined(separator: ", ")
             let repeatable = setting.isRepeatable ? ", repeatable" : ""
@@ -25,7 +25,7 @@ extension SettingsReference {
             )
         }
         lines.append("")
-        for section in ConfigSection.all where section != .global {
+        for section in SettingSection<Configuration>.all where section != .global {
             let keys = section.settings.map { "`\($0.key)`" }
             lines.append("- `\(section)` may set only \(WordList.joined(keys, "and")). \(Self.cell(section.purpose))")
         }
@@ -39,11 +39,10 @@ extension SettingsReference {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What a reload does, by setting.
-    public static func markdownReload() -> String {
-        let groups: [(DaemonSetting.Reload, String)] = [
-            (.atOnce, "Apply at once"), (.newConnections, "Apply to connections and requests from then on"),
-            (.restart, "Take a restart (`systemctl restart syncmon`); a reload that changes them says so in its log entry"),
+    /// What a reload does, by setting; `restart` says how the settings that take a restart get it.
+    package static func markdownReload(restart: String) -> String {
+        let groups: [(Setting<Configuration>.Reload, String)] = [
+            (.atOnce, "Apply at once"), (.newConnections, "Apply to connections and requests from then on"), (.restart, restart),
         ]
         return groups.map { reload, title in
             "- \(title): " + WordList.joined(Self.keys(reloading: reload).map { "`\($0)`" }, "and") + "."
@@ -51,7 +50,7 @@ extension SettingsReference {
     }
 
     /// The default in a table cell: a single word as code, a sentence as text.
-    static func markdownDefault(_ setting: DaemonSetting) -> String {
+    static func markdownDefault(_ setting: Setting<Configuration>) -> String {
         let text = setting.defaultText
         if text == "none" { return "none" }
         return text.contains(" ") ? Self.cell(text) : "`\(text)`"
