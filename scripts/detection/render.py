@@ -100,6 +100,9 @@ for row in healthy:
         problems.append(f"healthy {row['setup']}: syncmon raised {alarms['syncmon']} alarms: {row['examples']['syncmon']}")
 lines += ["", versions.get("notes", "").rstrip(), ""]
 open(out_path, "w").write("\n".join(lines))
+# The measured rows beside the document, for a rerun to compare its syncmon column with.
+with open(out_path.rsplit(".", 1)[0] + ".jsonl", "w") as saved:
+    saved.writelines(json.dumps(row) + "\n" for row in rows)
 for problem in problems:
     print(f"detection-matrix: FAIL: {problem}", file=sys.stderr)
 sys.exit(1 if problems else 0)
