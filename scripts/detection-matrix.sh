@@ -53,4 +53,4 @@ if [ -n "$failed" ]; then
 fi
 cat "$work/units.jsonl" "$work/syncthing.jsonl" >"$work/rows.jsonl"
 python3 scripts/detection/render.py "$work/rows.jsonl" "$out" "$work/versions.json"
-echo "detection-matrix: $(grep -c '^| [a-z]' "$out") rows in $out"
+echo "detection-matrix: $(grep -c '"fault"' "$work/rows.jsonl") faults in $out"

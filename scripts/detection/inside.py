@@ -13,47 +13,23 @@ import sys
 import time
 import urllib.request
 
+from common import ALARMS, get, verdict
+
 UNITS = {"unison": "unison-dm.service", "crashy": "crashy.service", "victim": "victim.service",
          "backup": "backup.service", "mirror": "mirror.service", "bisync": "bisync.service",
          "offsite": "offsite.service", "vault": "vault.service", "pull": "pull.service"}
 JOBS = {"backup", "mirror", "bisync", "offsite", "vault", "pull"}
-ALARMS = {"error", "engine_down", "stalled"}
-
-
-def get(url):
-    with urllib.request.urlopen(url, timeout=5) as answer:
-        return answer.read().decode()
-
-
 def syncmon_rows():
-    document = json.loads(get("http://127.0.0.1:9478/api/v1/status"))
+    document = get("http://127.0.0.1:9478/api/v1/status")
     return {row["engine"]: row for row in document["engines"]}
-
-
-def codes(value):
-    """Every failure code in a status row, wherever it sits."""
-    found = []
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            if key == "code" and isinstance(inner, str):
-                found.append(inner)
-            else:
-                found += codes(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            found += codes(inner)
-    return found
-
-
-def verdict(row):
-    detail = row.get("stalled") or sorted(set(codes(row)))
-    return row.get("summary", "absent") + (f" ({', '.join(detail)})" if detail else "")
 
 
 def node_failed():
     """The units node_exporter's systemd collector shows in state failed."""
     failed = set()
-    for line in get("http://127.0.0.1:9100/metrics").splitlines():
+    with urllib.request.urlopen("http://127.0.0.1:9100/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    for line in text.splitlines():
         if line.startswith("node_systemd_unit_state{") and 'state="failed"' in line and line.endswith(" 1"):
             failed.add(line.split('name="', 1)[1].split('"', 1)[0])
     return failed

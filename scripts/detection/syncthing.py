@@ -10,16 +10,10 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 
-ALARMS = {"error", "engine_down", "stalled"}
+from common import ALARMS, get, verdict
+
 HEALTHY = {"succeeded", "in_progress"}
-
-
-def get(url, key=None):
-    request = urllib.request.Request(url, headers={"X-API-Key": key} if key else {})
-    with urllib.request.urlopen(request, timeout=5) as answer:
-        return json.loads(answer.read().decode())
 
 
 def rows():
@@ -27,22 +21,6 @@ def rows():
         return {row["engine"]: row for row in get(os.environ["SYNCMON_URL"] + "/api/v1/status")["engines"] if row["database"] == "shared"}
     except OSError:
         return {}
-
-
-def codes(value):
-    found = []
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            found += [inner] if key == "code" and isinstance(inner, str) else codes(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            found += codes(inner)
-    return found
-
-
-def verdict(row):
-    detail = row.get("stalled") or sorted(set(codes(row)))
-    return row.get("summary", "absent") + (f" ({', '.join(detail)})" if detail else "")
 
 
 def syncthing(engine):

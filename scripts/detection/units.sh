@@ -152,17 +152,17 @@ answers() { in_ns curl -fsS http://127.0.0.1:9478/healthz >/dev/null && in_ns cu
 wait_for 30 answers || fail "syncmon or node_exporter did not answer"
 
 # The looks at every column are taken inside the container by scripts/detection/inside.py
-# (python3 from the host's /, read-only below the overlay).
+# (python3 and this repository from the host's /, read-only below the overlay).
 say "healthy for $healthy s: every column's alarms counted"
-in_ns python3 - healthy "$healthy" <"$inside" >"$work/healthy.json" || fail "the healthy run did not finish"
+in_ns python3 "$inside" healthy "$healthy" >"$work/healthy.json" || fail "the healthy run did not finish"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['setup']='units'; print(json.dumps(r))" "$work/healthy.json" >>"$out"
 
 fault() {  # fault NAME ENGINE EXPECTED THRESHOLD DESCRIPTION COMMAND — injects, measures, appends a row
     local name=$1 engine=$2 expected=$3 threshold=$4 description=$5
     shift 5
     say "$name: $description"
-    in_ns python3 - measure "$name" "$engine" "$expected" "$threshold" "$description" "$period" "$grace" "$@" \
-        <"$inside" >>"$out" || fail "$name: the measurement failed"
+    in_ns python3 "$inside" measure "$name" "$engine" "$expected" "$threshold" "$description" "$period" "$grace" "$@" \
+        >>"$out" || fail "$name: the measurement failed"
 }
 fault crash-loop crashy error 0 "a service crash-looping (Restart=always, exit 3 every 0.5 s)" \
     systemctl start crashy.service
