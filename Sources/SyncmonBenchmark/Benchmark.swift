@@ -65,7 +65,7 @@ struct Benchmark {
                 framer.feed(bytes) { line in
                     guard case .line(let text) = line, decoder.decode(text, into: &event) == .event else { return }
                     let time = event.time ?? Timestamp(seconds: 0)
-                    monitor.apply(stored: &event, at: time, connection: nil, now: time, changes: &changes)
+                    monitor.apply(stored: &event, at: time, connection: nil, lookingAt: time, changes: &changes)
                 }
             }
             best = min(best, Self.monotonicSeconds() - started)
@@ -94,7 +94,7 @@ struct Benchmark {
             framer.feed(bytes) { line in
                 guard case .line(let text) = line, decoder.decode(text, into: &event) == .event else { return }
                 let time = event.time ?? Timestamp(seconds: 0)
-                monitor.apply(stored: &event, at: time, connection: nil, now: time, changes: &changes)
+                monitor.apply(stored: &event, at: time, connection: nil, lookingAt: time, changes: &changes)
             }
         }
         buffer[..<split].withUnsafeBytes { apply($0) }
