@@ -107,7 +107,8 @@ public final class MonitorStore: Sendable {
                 let stored = UnsafeMutableBufferPointer(mutating: events)
                 for index in events.indices {
                     let time = min(events[index].statedTime ?? now, now)
-                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection, peer: peer, lookingAt: now, changes: &outcome.changes) {
+                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection, peer: peer, lookingAt: now, changes: &outcome.changes)
+                    {
                     case .applied:
                         applied = true
                     case .duplicate:
