@@ -9,7 +9,8 @@ extension Benchmark {
     /// hash's spread; what each pair allocates besides (histogram buckets, counters) is apart.
     static func printPairMemory(_ monitor: Monitor) {
         let pairs = Double(monitor.pairs.count)
-        let slots = Double(monitor.pairs.capacity)
+        // `capacity` is what fits before the table grows: three quarters of its slots.
+        let slots = Double(monitor.pairs.capacity) * 4 / 3
         let keyStride = MemoryLayout<PairKey>.stride
         let stateStride = MemoryLayout<PairState>.stride
         let trackerStride = MemoryLayout<PhaseTracker>.stride
