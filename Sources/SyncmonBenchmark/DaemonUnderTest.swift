@@ -169,14 +169,6 @@ final class DaemonUnderTest: Sendable {
         }
     }
 
-    /// Resident memory in bytes, from /proc.
-    var residentBytes: Double { Self.residentBytes(of: self.pid) }
-
-    /// `VmRSS` of a process in bytes, from /proc.
-    static func residentBytes(of pid: pid_t) -> Double {
-        Self.kibibyteFields(of: "/proc/\(pid)/status")["VmRSS"] ?? 0
-    }
-
     /// A process's resident memory three ways, in bytes, from `/proc/PID/smaps_rollup`.
     static func memory(of pid: pid_t) -> Memory {
         let fields = Self.kibibyteFields(of: "/proc/\(pid)/smaps_rollup")

@@ -12,11 +12,13 @@ final class NodeExporterUnderTest {
 
     let pid: pid_t
     let directory: String
+    let port: Int
     private let started: Double
 
-    private init(pid: pid_t, directory: String, started: Double) {
+    private init(pid: pid_t, directory: String, port: Int, started: Double) {
         self.pid = pid
         self.directory = directory
+        self.port = port
         self.started = started
     }
 
@@ -31,7 +33,7 @@ final class NodeExporterUnderTest {
         let started = Benchmark.monotonicSeconds()
         let arguments = ["--web.listen-address=127.0.0.1:\(port)", "--collector.textfile.directory=\(directory)"]
         guard let pid = try? Benchmark.spawn(Self.binary, arguments, output: directory + ".log") else { return nil }
-        return NodeExporterUnderTest(pid: pid, directory: directory, started: started)
+        return NodeExporterUnderTest(pid: pid, directory: directory, port: port, started: started)
     }
 
     /// Its memory once `settle` microseconds have passed since the start.
@@ -39,6 +41,17 @@ final class NodeExporterUnderTest {
         let wait = Double(settle) / 1e6 - (Benchmark.monotonicSeconds() - self.started)
         if wait > 0 { usleep(UInt32(wait * 1e6)) }
         return DaemonUnderTest.memory(of: self.pid)
+    }
+
+    /// One scrape of `/metrics`, as Prometheus makes; `false` when it did not answer. Tried for
+    /// a second: node_exporter may still be starting to listen.
+    func scrape() -> Bool {
+        let deadline = Benchmark.monotonicSeconds() + 1
+        repeat {
+            if let response = try? BlockingHTTPClient.get(port: self.port, path: "/metrics"), !response.body.isEmpty { return true }
+            usleep(50_000)
+        } while Benchmark.monotonicSeconds() < deadline
+        return false
     }
 
     func stop() {

@@ -113,7 +113,9 @@ public struct ReplaySession: Sendable {
             return
         }
         // A rejection by the state model (the pair limit) is kept like a decoder's.
-        if case .rejected(let rejection) = self.monitor.apply(stored: &self.event, at: time) {
+        // Not looked at: replay evaluates once, at the end.
+        var unlooked: [StatusChange] = []
+        if case .rejected(let rejection) = self.monitor.apply(stored: &self.event, at: time, changes: &unlooked) {
             self.keep(rejection, number: number, excerpt: "")
         }
     }

@@ -60,14 +60,45 @@ public struct Monitor: Sendable {
         return policy.allows(peer)
     }
 
-    /// Applies an event at `time`; `connection` identifies the push connection that carried it.
+    /// Applies an event at `time`: the one way an event reaches the pairs, for replay, the
+    /// daemon's ingest and the tests alike. The peer policy is checked, a `forget` carried out,
+    /// a duplicate `seq` dropped, a new pair created within the pair limit. `connection`
+    /// identifies the push connection that carried the event, `peer` who wrote on it.
+    ///
+    /// With `now`, the pair is looked at just before the event as well as after it, and what
+    /// the event did to its verdict is appended to `changes`, so that a verdict that held only
+    /// for a moment is still reported: a stall that fired since the last tick and that this
+    /// event clears, or a failure that a later event of the same batch ends. Without `now`
+    /// the pair is only marked due a look (replay evaluates at the end, a batch applied as one
+    /// state after the batch).
+    ///
+    /// `inout` only so that the event is handed on in place: read out of a buffer by value,
+    /// Swift copies it and retains what its payload holds, because it cannot tell that applying
+    /// does not write to the buffer, and an exclusive `inout` tells it. The event is not
+    /// changed. Not inlined, so that the caller's buffer access stays behind this boundary.
+    @inline(never)
     @discardableResult
-    public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
+    public mutating func apply(
+        stored event: inout Event,
+        at time: Timestamp,
+        connection: UInt64? = nil,
+        peer: PeerCredentials? = nil,
+        lookingAt now: Timestamp? = nil,
+        changes: inout [StatusChange]
+    ) -> ApplyOutcome {
+        guard self.isAllowed(event, from: peer) else {
+            let rejection = Rejection(.forbidden, field: "engine")
+            self.count(rejection)
+            return .rejected(rejection)
+        }
         if let allDatabases = event.forgetScope { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
         let key = event.pair
-        if let index = self.pairs.index(forKey: key) {
+        var index = self.pairs.index(forKey: key)
+        if let existing = index {
+            // One lookup for the look before, the event and the look after: nothing is inserted.
             // Mutated in place through the index: reading the state out first would copy it.
-            guard self.pairs.values[index].applyIfNew(event, at: time, connection: connection) else {
+            if let now { self.changes(ofPairAt: existing, key: key, at: now, onlyIfDue: true, into: &changes) }
+            guard self.pairs.values[existing].applyIfNew(event, at: time, connection: connection) else {
                 self.duplicates += 1
                 return .duplicate
             }
@@ -82,23 +113,41 @@ public struct Monitor: Sendable {
             var state = PairState(firstEvent: time, hostNetwork: self.hostNetwork)
             state.apply(event, at: time, connection: connection)
             self.pairs[key] = state
+            self.nextLook = .distantPast
+            index = now == nil ? nil : self.pairs.index(forKey: key)
         }
-        // Not looked at here (replay evaluates at the end): the pair's verdict is due a look.
-        self.nextLook = .distantPast
         self.accepted += 1
+        guard let now, let index else {
+            // Not looked at here: the pair's verdict is due a look.
+            self.nextLook = .distantPast
+            return .applied
+        }
+        self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes)
         return .applied
     }
 
-    /// `apply(_:at:connection:)` for an event the caller keeps in place (replay's session, the benchmark).
-    ///
-    /// `inout` only so that the event is handed on in place: read out of a buffer by value,
-    /// Swift copies it and retains what its payload holds, because it cannot tell that applying
-    /// does not write to the buffer, and an exclusive `inout` tells it. The event is not
-    /// changed. Not inlined, so that the caller's buffer access stays behind this boundary.
-    @inline(never)
+    /// ``apply(stored:at:connection:peer:lookingAt:changes:)`` for an event held by value,
+    /// not looked at: a convenience for tests and set-up, which do not apply from a buffer.
     @discardableResult
-    public mutating func apply(stored event: inout Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
-        self.apply(event, at: time, connection: connection)
+    public mutating func apply(_ event: Event, at time: Timestamp, connection: UInt64? = nil) -> ApplyOutcome {
+        var event = event
+        var changes: [StatusChange] = []
+        return self.apply(stored: &event, at: time, connection: connection, changes: &changes)
+    }
+
+    /// ``apply(stored:at:connection:peer:lookingAt:changes:)`` for an event held by value,
+    /// looked at `now`.
+    @discardableResult
+    public mutating func apply(
+        _ event: Event,
+        at time: Timestamp,
+        connection: UInt64?,
+        peer: PeerCredentials? = nil,
+        now: Timestamp,
+        changes: inout [StatusChange]
+    ) -> ApplyOutcome {
+        var event = event
+        return self.apply(stored: &event, at: time, connection: connection, peer: peer, lookingAt: now, changes: &changes)
     }
 
     /// Counts a line the decoder rejected.
@@ -240,61 +289,6 @@ public struct Monitor: Sendable {
             let key = self.pairs.keys[index]
             return (key, self.pairs.values[index].evaluate(at: now, thresholds: self.configuration.thresholds(for: key.engine)).summary)
         }
-    }
-
-    /// Applies an event like `apply(_:at:connection:)` and appends to `changes` what it did to
-    /// the pair's verdict at `now`.
-    ///
-    /// The pair is looked at just before the event as well as after it, so that a verdict
-    /// that held only for a moment is still reported: a stall that fired since the last tick
-    /// and that this event clears, or a failure that a later event of the same batch ends.
-    @discardableResult
-    public mutating func apply(
-        _ event: Event,
-        at time: Timestamp,
-        connection: UInt64?,
-        peer: PeerCredentials? = nil,
-        now: Timestamp,
-        changes: inout [StatusChange]
-    ) -> ApplyOutcome {
-        guard self.isAllowed(event, from: peer) else {
-            let rejection = Rejection(.forbidden, field: "engine")
-            self.count(rejection)
-            return .rejected(rejection)
-        }
-        if let allDatabases = event.forgetScope { return .forgotten(self.forget(event.pair, allDatabases: allDatabases)) }
-        let key = event.pair
-        guard let index = self.pairs.index(forKey: key) else {
-            let outcome = self.apply(event, at: time, connection: connection)
-            if outcome == .applied, let index = self.pairs.index(forKey: key) {
-                self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes)
-            }
-            return outcome
-        }
-        // One lookup for the look before, the event and the look after: nothing is inserted.
-        self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: true, into: &changes)
-        guard self.pairs.values[index].applyIfNew(event, at: time, connection: connection) else {
-            self.duplicates += 1
-            return .duplicate
-        }
-        self.accepted += 1
-        self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes)
-        return .applied
-    }
-
-    /// `apply(_:at:connection:peer:now:changes:)` for an event the caller keeps in a buffer
-    /// (ingest's batches), handed on in place like `apply(stored:at:connection:)`.
-    @inline(never)
-    @discardableResult
-    public mutating func apply(
-        stored event: inout Event,
-        at time: Timestamp,
-        connection: UInt64?,
-        peer: PeerCredentials? = nil,
-        now: Timestamp,
-        changes: inout [StatusChange]
-    ) -> ApplyOutcome {
-        self.apply(event, at: time, connection: connection, peer: peer, now: now, changes: &changes)
     }
 
     /// Compares each pair's verdict at `now` with the one last reported and returns the

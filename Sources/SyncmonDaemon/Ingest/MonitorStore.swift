@@ -107,7 +107,8 @@ public final class MonitorStore: Sendable {
                 let stored = UnsafeMutableBufferPointer(mutating: events)
                 for index in events.indices {
                     let time = min(events[index].statedTime ?? now, now)
-                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection, peer: peer, now: now, changes: &outcome.changes) {
+                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection, peer: peer, lookingAt: now, changes: &outcome.changes)
+                    {
                     case .applied:
                         applied = true
                     case .duplicate:
@@ -143,11 +144,13 @@ public final class MonitorStore: Sendable {
             for rejection in batch.rejections { state.monitor.count(rejection) }
             outcome.changes = state.monitor.changes(at: now)
             var applied = false
+            // Not looked at event by event: the whole batch is looked at once, above and below.
+            var unlooked: [StatusChange] = []
             batch.withEvents { events in
                 let stored = UnsafeMutableBufferPointer(mutating: events)
                 for index in events.indices {
                     let time = min(events[index].statedTime ?? now, now)
-                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection) {
+                    switch state.monitor.apply(stored: &stored[index], at: time, connection: connection, changes: &unlooked) {
                     case .applied: applied = true
                     case .forgotten(let count): applied = applied || count > 0
                     case .duplicate: break
