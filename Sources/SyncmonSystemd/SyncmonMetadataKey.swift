@@ -82,4 +82,6 @@ public enum SyncmonMetadataKey {
     public static let notificationEvent = "syncmon.event"
     /// How many pairs a notification covers; sent as `SYNCMON_PAIRS`.
     public static let notificationPairs = "syncmon.pairs"
+    /// How many notification deliveries are under way; sent as `SYNCMON_DELIVERIES`.
+    public static let notificationDeliveries = "syncmon.deliveries"
 }
