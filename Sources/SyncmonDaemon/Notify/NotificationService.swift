@@ -14,7 +14,8 @@ import SyncmonSystemd
 ///
 /// What the routes decide is saved (`notify.json`) before it is delivered and after every
 /// outcome: a restart sends what was owed and nothing that was sent; a `kill -9` between the
-/// decision and the delivery delivers it after the restart, once.
+/// decision and the delivery delivers it after the restart, once. A clean stop lets deliveries
+/// under way finish for a moment (``stopGrace``); a failed save is retried (``saveRetry``).
 public final class NotificationService: Service, Sendable {
     /// The shortest time between two looks at the pairs: under a stream of events the routes
     /// look once a second (every pair's summary, every route), not once per batch. Holds are
@@ -114,8 +115,8 @@ public final class NotificationService: Service, Sendable {
                 }
                 while !Task.isCancelled {
                     let now = self.clock.wallTime()
-                    // Not children of this group: a stop does not wait for a delivery under way
-                    // (a hung command ends at its own deadline).
+                    // Not children of this group: a stop waits for a delivery under way only up
+                    // to `stopGrace` (a hung command ends at its own deadline).
                     for delivery in self.step(at: now) { self.start(delivery) }
                     let wake = self.routes.withLock { slots in slots.values.compactMap { $0.route.nextWake() }.min() }
                     await self.sleep(until: [wake, self.saveRetryAt.withLock { $0 }].compactMap { $0 }.min(), after: now)
