@@ -10,10 +10,12 @@
 # One engine's export fails with a non-ASCII message: each route must deliver one firing
 # notification naming the pair, its problem and the message; once the engine succeeds, one
 # resolved. Then `syncmon notify test` (exit 0, and 2 for an unknown route), the metrics
-# (consistent with what was received, `promtool check metrics` clean).
+# (consistent with what was received, `promtool check metrics` clean). Last, a second daemon
+# whose state directory is a full tmpfs of 64 KiB: a notification owed meanwhile is delivered,
+# the failed saves are counted and retried, and once there is room the state is saved.
 #
-# Needs root (it configures exim4 for local delivery and adds the mailbox user
-# syncmon-mailtest). Ports 19100-19199 on 127.0.0.1. Takes ~15 s.
+# Needs root (it configures exim4 for local delivery, adds the mailbox user syncmon-mailtest,
+# mounts a tmpfs). Ports 19100-19199 and 20300-20399 on 127.0.0.1. Takes ~25 s.
 # Usage: scripts/test-notify.sh   (binary: $SYNCMON_BINARY, default .build/debug/syncmon)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +37,7 @@ cleanup() {
     local pid
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    umount "$work/full" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -224,4 +227,36 @@ for route in mail apprise hook; do
 done
 grep -q '^syncmon_notifications_total{route="mail",event="test",outcome="sent"} 1$' "$work/metrics.txt" || fail "the test mail is not counted"
 rm -f "$mailbox"
-echo "test-notify: ok (exim4 mail, apprise, https webhook: firing, resolved, test)"
+
+# --- a full state disk while a notification is owed -----------------------------------------------
+full_port=20301
+mkdir "$work/full"
+mount -t tmpfs -o size=64k,mode=755 tmpfs "$work/full"
+printf '#!/bin/sh\nprintf "%%s %%s\\n" "$SYNCMON_EVENT" "$SYNCMON_PAIRS" >>%s\n' "$work/full-deliveries.log" >"$work/record.sh"
+chmod 755 "$work/record.sh"
+printf 'listen = 127.0.0.1:%s\nhost-network = off\n\n[notify cmd]\ncommand = %s\nhold = 1s\ngroup = 0s\n' \
+    "$full_port" "$work/record.sh" >"$work/full.conf"
+"$binary" daemon --config "$work/full.conf" --state-dir "$work/full/state" --events-socket "$work/full.sock" \
+    --log-target stderr >"$work/full.log" 2>&1 &
+pids+=($!)
+wait_for 20 curl -fs -o /dev/null "http://127.0.0.1:$full_port/healthz" || fail "the full-disk daemon did not start"
+# Fill the disk to the last block.
+dd if=/dev/zero of="$work/full/filler" bs=1k 2>/dev/null || true
+t=$(now)
+"$binary" emit --events-socket "$work/full.sock" --engine notes containerEvent kind=export id=a started="$t" ended="$t" \
+    succeeded=false error.code=quotaExceeded
+wait_for 20 lines_at_least "$work/full-deliveries.log" 1 || fail "nothing delivered while the state disk is full"
+save_failures() {
+    curl -fsS "http://127.0.0.1:$full_port/metrics" | awk '/^syncmon_state_save_failures_total /{print $2}'
+}
+failures=$(save_failures)
+[ "${failures%.*}" -ge 1 ] || fail "no failed save counted on a full disk ($failures)"
+grep -q 'cannot save the notification state' "$work/full.log" || fail "no log line for the failed notification save"
+! grep -qs '"sent":1' "$work/full/state/notify.json" || fail "the state was saved on a full disk?"
+# Room again: the state is saved without anything new happening.
+rm -f "$work/full/filler"
+saved() { grep -qs '"owed":\[\],.*"sent":1' "$work/full/state/notify.json"; }
+wait_for 20 saved || fail "the notification state was not saved once the disk had room"
+[ "$(count "$work/full-deliveries.log")" -eq 1 ] || fail "delivered $(count "$work/full-deliveries.log") times, not once"
+echo "test-notify: full state disk: delivered once, $failures failed saves counted, saved once there was room"
+echo "test-notify: ok (exim4 mail, apprise, https webhook: firing, resolved, test; a full state disk)"

@@ -44,6 +44,7 @@ struct Benchmark {
         if selected("latency") { try Self.latency(binary: binary) }
         if selected("rules") { try Self.rules(lines: 200_000) }
         if selected("page") { Self.renderPage() }
+        if selected("notify") { Self.notificationRoutes() }
     }
 
     /// Decode + apply, best of three passes over the same lines (a warm steady state).

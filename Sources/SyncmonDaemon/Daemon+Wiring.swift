@@ -125,7 +125,8 @@ extension Daemon {
             }
             guard !routes.isEmpty else { return nil }
             return try NotificationService(
-                routes: routes, store: self.store, clock: self.clock, stateDirectory: self.configuration.stateDirectory, logger: self.logger)
+                routes: routes, store: self.store, clock: self.clock, stateDirectory: self.configuration.stateDirectory, logger: self.logger,
+                health: self.persistence.health)
         }
 
         /// Canaries (docs/canary.md), checked at load: their pairs exist from the start.

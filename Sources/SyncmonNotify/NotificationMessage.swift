@@ -18,6 +18,8 @@ public struct NotificationMessage: Sendable, Equatable {
         public var engine: String
         public var database: String
         public var summary: String
+        /// The summary before (empty when unknown): see ``NotifiedPair/previous``.
+        public var previous: String
         public var since: String
         public var detail: String
         public var message: String
@@ -25,7 +27,7 @@ public struct NotificationMessage: Sendable, Equatable {
         public var isRepeat: Bool
 
         enum CodingKeys: String, CodingKey {
-            case engine, database, summary, since, detail, message, url
+            case engine, database, summary, previous, since, detail, message, url
             case isRepeat = "repeat"
         }
     }
@@ -47,6 +49,7 @@ public struct NotificationMessage: Sendable, Equatable {
                 engine: notified.pair.engine.description,
                 database: notified.pair.database.description,
                 summary: notified.summary.description,
+                previous: notified.previous?.description ?? "",
                 since: RFC3339.format(notified.since),
                 detail: row.map { StatusDetail.text(for: $0, now: now) } ?? "",
                 message: row?.outstandingFailure?.failure.error.message ?? "",
@@ -95,7 +98,7 @@ public struct NotificationMessage: Sendable, Equatable {
             "SYNCMON_ENGINE": first?.engine ?? "",
             "SYNCMON_DATABASE": first?.database ?? "",
             "SYNCMON_SUMMARY": first?.summary ?? "",
-            "SYNCMON_PREVIOUS_SUMMARY": "",
+            "SYNCMON_PREVIOUS_SUMMARY": first?.previous ?? "",
             "SYNCMON_SINCE": first?.since ?? "",
             "SYNCMON_DETAIL": first?.detail ?? "",
             "SYNCMON_MESSAGE": first?.message ?? "",

@@ -94,4 +94,6 @@ public enum SyncmonMetadataKey {
     public static let skipped = "syncmon.skipped"
     /// How long a wait lasted before it was given up, in seconds; sent as `SYNCMON_TIMEOUT_SECONDS`.
     public static let timeoutSeconds = "syncmon.timeout_seconds"
+    /// How many notification deliveries are under way; sent as `SYNCMON_DELIVERIES`.
+    public static let notificationDeliveries = "syncmon.deliveries"
 }

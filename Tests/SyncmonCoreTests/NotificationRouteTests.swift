@@ -137,6 +137,66 @@ struct NotificationRouteTests {
         #expect(before.delivered + after.delivered == ["330 firing notes/private", "930 resolved notes/private"])
     }
 
+    /// Timelines whose deliveries are read as `SECOND KIND PAIR SUMMARY<-PREVIOUS` (`?` unknown).
+    static let previousCases: [(String, [Change], [String])] = [
+        (
+            "a firing names the summary before; its resolution the broken one",
+            [c(0, "notes/private", .succeeded), c(10, "notes/private", .error), c(900, "notes/private", .succeeded)],
+            ["340 firing notes/private error<-succeeded", "1230 resolved notes/private succeeded<-error"]
+        ),
+        (
+            "the summary changing within `when` keeps the one before it entered; the resolution names the last",
+            [
+                c(0, "notes/private", .inProgress), c(10, "notes/private", .error), c(100, "notes/private", .stalled),
+                c(900, "notes/private", .succeeded),
+            ],
+            ["340 firing notes/private stalled<-in_progress", "1230 resolved notes/private succeeded<-stalled"]
+        ),
+        ("a first verdict in `when` has no summary before", [c(0, "notes/private", .engineDown)], ["330 firing notes/private engine_down<-?"]),
+        (
+            "back in `when` before the resolution, the previous stays the one before the firing",
+            [
+                c(0, "notes/private", .notStarted), c(10, "notes/private", .error), c(600, "notes/private", .succeeded), c(700, "notes/private", .stalled),
+                c(1_000, "notes/private", .succeeded),
+            ],
+            ["340 firing notes/private error<-not_started", "1330 resolved notes/private succeeded<-stalled"]
+        ),
+    ]
+
+    @Test("previous summaries of firings and resolutions", arguments: previousCases)
+    func previousSummaries(_ name: String, _ changes: [Change], _ expected: [String]) {
+        var driver = Driver(route: NotificationRoute(policy: .defaults), failuresLeft: 0)
+        driver.run(changes, until: 7_200)
+        #expect(driver.previous == expected, "\(name)")
+    }
+
+    @Test("a state saved before previous summaries were kept still loads: what was owed is delivered, previous unknown")
+    func oldStateLoads() throws {
+        let old = """
+            {"alerts":[{"pair":"notes/private","state":"clearing","summary":"succeeded","since":\(at(0).microseconds),\
+            "notified":\(at(330).microseconds),"clearedAt":\(at(600).microseconds)}],"gathering":[],"held":[],\
+            "owed":[{"id":1,"kind":"firing","pairs":[{"pair":"notes/private","summary":"error","since":\(at(0).microseconds),\
+            "isRepeat":false}],"decidedAt":\(at(330).microseconds),"failures":2,"nextAttempt":\(at(400).microseconds)}],\
+            "released":[\(at(330).microseconds)],"nextID":2,"sent":0,"dropped":0}
+            """
+        let state = try JSONDecoder().decode(NotificationRouteState.self, from: Data(old.utf8))
+        #expect(state.owed.map(\.id) == [1])
+        #expect(state.owed.first?.pairs.first?.previous == nil)
+        #expect(state.owed.first?.failures == 2)
+        var route = NotificationRoute(policy: .defaults, state: state)
+        #expect(route.startDeliveries(at: at(399)).isEmpty)
+        #expect(route.startDeliveries(at: at(400)).map(\.id) == [1])
+        route.delivered(1)
+        route.advance(to: at(900))
+        route.advance(to: at(930))
+        let resolved = route.startDeliveries(at: at(930))
+        #expect(resolved.map(\.kind) == [.resolved])
+        #expect(resolved.first?.pairs.first.map { $0.summary == .succeeded && $0.previous == nil } == true)
+        // Saved again, the new fields round-trip.
+        let again = try JSONDecoder().decode(NotificationRouteState.self, from: try JSONEncoder().encode(route.state))
+        #expect(again == route.state)
+    }
+
     @Test("a crash while a delivery is in flight delivers it again after the restart, once")
     func crashInFlight() throws {
         var route = NotificationRoute(policy: .defaults)
@@ -206,6 +266,10 @@ private struct Driver {
     var failuresLeft: Int
     var now: Int64 = 0
     var delivered: [String] = []
+    /// Each delivered pair as `SECOND KIND PAIR SUMMARY<-PREVIOUS`.
+    var previous: [String] = []
+    /// Each pair's last summary, passed on as the previous one, as the daemon's history does.
+    var summaries: [String: Summary] = [:]
 
     init(route: NotificationRoute, failuresLeft: Int, from start: Int64 = 0) {
         self.route = route
@@ -221,7 +285,8 @@ private struct Driver {
             guard let next, next <= end else { return }
             self.now = max(self.now, next)
             while let change = pending.first, change.seconds <= self.now {
-                self.route.observe(key(change.pair), summary: change.summary, at: at(change.seconds))
+                self.route.observe(key(change.pair), summary: change.summary, previous: self.summaries[change.pair], at: at(change.seconds))
+                self.summaries[change.pair] = change.summary
                 pending.removeFirst()
             }
             self.step()
@@ -240,6 +305,9 @@ private struct Driver {
             let pairs = notification.pairs.map(\.pair.description).joined(separator: ",")
             let repeated = notification.pairs.allSatisfy(\.isRepeat) ? " (repeat)" : ""
             self.delivered.append("\(self.now) \(notification.kind.rawValue) \(pairs)\(repeated)")
+            self.previous += notification.pairs.map {
+                "\(self.now) \(notification.kind.rawValue) \($0.pair) \($0.summary)<-\($0.previous.map(\.description) ?? "?")"
+            }
         }
     }
 }

@@ -16,7 +16,8 @@ struct NotificationMessageTests {
     static func message(pairs: [PairKey]) -> NotificationMessage {
         let since = Timestamp(microseconds: 1_795_262_400_000_000)
         let notification = RouteNotification(
-            id: 1, kind: .firing, pairs: pairs.map { NotifiedPair(pair: $0, summary: .error, since: since) }, decidedAt: since,
+            id: 1, kind: .firing, pairs: pairs.map { NotifiedPair(pair: $0, summary: .error, previous: $0 == Self.notes ? .succeeded : nil, since: since) },
+            decidedAt: since,
             nextAttempt: since)
         return NotificationMessage(notification, route: Self.route, host: "nas", rows: [:], now: since.adding(.seconds(Int64(300))))
     }
@@ -30,6 +31,8 @@ struct NotificationMessageTests {
         #expect(environment["SYNCMON_ENGINE"] == "notes")
         #expect(environment["SYNCMON_DATABASE"] == "private")
         #expect(environment["SYNCMON_SUMMARY"] == "error")
+        #expect(environment["SYNCMON_PREVIOUS_SUMMARY"] == "succeeded")
+        #expect(Self.message(pairs: [Self.photos]).environment["SYNCMON_PREVIOUS_SUMMARY"] == "")
         #expect(environment["SYNCMON_SINCE"] == "2026-11-21T12:00:00Z")
         #expect(environment["SYNCMON_PAIRS"] == "2")
         #expect(environment["SYNCMON_URL"] == "http://nas:9478/pair/notes/private")
@@ -43,6 +46,7 @@ struct NotificationMessageTests {
         #expect(document?["event"] as? String == "firing")
         let pairs = document?["pairs"] as? [[String: Any]]
         #expect(pairs?.map { "\($0["engine"] ?? "")/\($0["database"] ?? "")" } == ["notes/private", "photos/shared"])
+        #expect(pairs?.map { $0["previous"] as? String } == ["succeeded", ""])
     }
 
     @Test("SYNCMON_BODY is cut to what the environment can carry; the JSON keeps it whole")

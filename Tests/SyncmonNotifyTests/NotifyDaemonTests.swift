@@ -12,10 +12,14 @@ import Testing
 struct NotifyDaemonTests {
     /// A route's recording command: each delivery appends `EVENT PAIRS TITLE` to `log` (and
     /// its JSON to `log.json`), unless the file `gate` is missing, when it fails (`hang`: hangs).
-    static func recorder(in directory: TemporaryDirectory, gate: String? = nil, hang: Bool = false) throws -> (script: String, log: String) {
+    /// With `waitFor`, it first creates `waitFor.started` and waits until `waitFor` exists.
+    static func recorder(
+        in directory: TemporaryDirectory, gate: String? = nil, hang: Bool = false, waitFor: String? = nil
+    ) throws -> (script: String, log: String) {
         let log = directory.path("deliveries.log")
         let script = directory.path("record.sh")
         var text = "#!/bin/sh\n"
+        if let waitFor { text += ": > \(waitFor).started\nwhile [ ! -e \(waitFor) ]; do sleep 0.05; done\n" }
         if let gate {
             text += "if [ ! -e \(gate) ]; then echo 'gate closed' >&2; \(hang ? "exec sleep 30" : "exit 1"); fi\n"
         }
@@ -97,22 +101,61 @@ struct NotifyDaemonTests {
         await daemon.stop()
     }
 
-    @Test("a pair flapping faster than the hold sends nothing; one that stays broken fires once")
+    @Test("a pair flapping within the hold sends nothing; once it stays broken it fires once, held from its last break")
     func flapping() async throws {
         let directory = try TemporaryDirectory(prefix: "smnf")
         defer { directory.remove() }
         let (script, log) = try Self.recorder(in: directory)
         let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 2s\ngroup = 0s\n")
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
-        for flap in 0..<12 {
-            try daemon.send(lines: [Self.export("notes", id: "f\(flap)", failed: flap.isMultiple(of: 2))])
-            try await Task.sleep(for: .milliseconds(500))
+        // Each flap is sent once the daemon shows the one before (paced by what it saw, no
+        // sleep), for longer than the hold: each break is shorter than the hold, so none fires.
+        let firstFlap = Date()
+        var flap = 0
+        while flap < 12 || Date().timeIntervalSince(firstFlap) < 3 || !flap.isMultiple(of: 2) {
+            let failed = flap.isMultiple(of: 2)
+            try daemon.send(lines: [Self.export("notes", id: "f\(flap)", failed: failed)])
+            let seen = await daemon.waitForStatus { ($0["notes/private"]?["summary"] as? String) == (failed ? "error" : "succeeded") }
+            #expect(seen.met, "flap \(flap)")
+            flap += 1
         }
-        #expect(await Polling.holds(for: .seconds(3)) { Self.deliveries(log).isEmpty }, "\(Self.deliveries(log))")
+        #expect(Self.deliveries(log).isEmpty, "\(Self.deliveries(log))")
+        let lastBreak = Date()
         try daemon.send(lines: [Self.export("notes", id: "broken", failed: true)])
-        #expect(await Polling.until(timeout: .seconds(15)) { Self.deliveries(log).count == 1 })
-        #expect(await Polling.holds(for: .seconds(2)) { Self.deliveries(log).count == 1 })
+        #expect(await Polling.until(timeout: .seconds(15)) { Self.deliveries(log).count == 1 }, "\(daemon.standardError)")
+        #expect(Self.deliveries(log).first?.hasPrefix("firing 1 ") == true, "\(Self.deliveries(log))")
+        // Held from the last break, not the first flap: the flaps reset the hold.
+        let json = (try? String(contentsOfFile: log + ".json", encoding: .utf8)) ?? ""
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let since = json.firstMatch(of: /"since":"([^"]+)"/).flatMap { format.date(from: String($0.1)) }
+        #expect(since.map { $0.timeIntervalSince(lastBreak) > -0.5 } == true, "\(json) after \(flap) flaps")
+        #expect(json.contains(#""previous":"succeeded""#), "\(json)")
+        #expect(await Polling.holds(for: .seconds(1)) { Self.deliveries(log).count == 1 })
         await daemon.stop()
+    }
+
+    @Test("a clean stop waits for a delivery under way: it is recorded, and the restart sends nothing again")
+    func stopDuringDelivery() async throws {
+        let directory = try TemporaryDirectory(prefix: "smns")
+        defer { directory.remove() }
+        let gate = directory.path("gate")
+        let (script, log) = try Self.recorder(in: directory, waitFor: gate)
+        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 1s\ngroup = 0s\nrepeat = 0\n")
+        let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
+        try daemon.send(lines: [Self.export("notes", id: "a", failed: true)])
+        #expect(await Polling.until(timeout: .seconds(15)) { FileManager.default.fileExists(atPath: gate + ".started") })
+        daemon.signal(SIGTERM)
+        #expect(await Polling.until { daemon.standardError.contains("waiting for notification deliveries under way") }, "\(daemon.standardError)")
+        _ = FileManager.default.createFile(atPath: gate, contents: nil)
+        #expect(await daemon.waitForExit() == .exited(0))
+        #expect(Self.deliveries(log).count == 1)
+        let state = (try? String(contentsOfFile: daemon.stateDirectory + "/notify.json", encoding: .utf8)) ?? ""
+        #expect(state.contains(#""owed":[]"#) && state.contains(#""sent":1"#), "\(state)")
+
+        let again = try await DaemonProcess.start(in: directory.path, arguments: arguments)
+        #expect(await Polling.holds(for: .seconds(2)) { Self.deliveries(log).count == 1 }, "\(Self.deliveries(log))")
+        await again.stop()
     }
 
     @Test("killed with -9 while a notification is owed, the restarted daemon delivers it once", arguments: [false, true])

@@ -17,11 +17,12 @@ public struct NotificationRoute: Sendable {
     }
 
     /// The pair's summary is `summary` at `now` (called on every change, and once per pair
-    /// after a restart: an unchanged summary changes nothing).
-    public mutating func observe(_ pair: PairKey, summary: Summary, at now: Timestamp) {
+    /// after a restart: an unchanged summary changes nothing). `previous`, the summary it had
+    /// before, is asked for only when the pair enters `when`.
+    public mutating func observe(_ pair: PairKey, summary: Summary, previous: @autoclosure () -> Summary? = nil, at now: Timestamp) {
         guard self.policy.covers(pair) else { return }
         let watched = self.policy.when.contains(summary)
-        self.state.alerts[pair] = PairAlert.observed(self.state.alerts[pair], summary: summary, isWatched: watched, at: now)
+        self.state.alerts[pair] = PairAlert.observed(self.state.alerts[pair], summary: summary, previous: previous, isWatched: watched, at: now)
     }
 
     /// `syncmon forget`: the pair resolves silently, and nothing owed for it is sent.
@@ -53,19 +54,19 @@ public struct NotificationRoute: Sendable {
     private mutating func advance(_ pair: PairKey, _ alert: PairAlert, to now: Timestamp) {
         let hold = self.policy.hold
         switch alert {
-        case .pending(let since, let summary) where since.adding(hold) <= now:
-            self.state.alerts[pair] = .firing(since: since, summary: summary, notified: now)
-            self.gather(NotifiedPair(pair: pair, summary: summary, since: since), kind: .firing, at: now)
-        case .firing(let since, let summary, let notified):
+        case .pending(let since, let summary, let previous) where since.adding(hold) <= now:
+            self.state.alerts[pair] = .firing(since: since, summary: summary, previous: previous, notified: now)
+            self.gather(NotifiedPair(pair: pair, summary: summary, previous: previous, since: since), kind: .firing, at: now)
+        case .firing(let since, let summary, let previous, let notified):
             guard let interval = self.policy.repeatInterval, notified.adding(interval) <= now else { return }
-            self.state.alerts[pair] = .firing(since: since, summary: summary, notified: now)
-            self.gather(NotifiedPair(pair: pair, summary: summary, since: since, isRepeat: true), kind: .firing, at: now)
-        case .clearing(let since, let summary, _, let clearedAt) where clearedAt.adding(hold) <= now:
+            self.state.alerts[pair] = .firing(since: since, summary: summary, previous: previous, notified: now)
+            self.gather(NotifiedPair(pair: pair, summary: summary, previous: previous, since: since, isRepeat: true), kind: .firing, at: now)
+        case .clearing(let since, let summary, _, let broken, _, let clearedAt) where clearedAt.adding(hold) <= now:
             self.state.alerts[pair] = nil
             // A firing nobody was told of is dropped, and so is its resolution.
             let undelivered = self.state.withdraw(pair, kinds: [.firing])
             if self.policy.sendsResolved, !undelivered {
-                self.gather(NotifiedPair(pair: pair, summary: summary, since: since), kind: .resolved, at: now)
+                self.gather(NotifiedPair(pair: pair, summary: summary, previous: broken, since: since), kind: .resolved, at: now)
             }
         case .pending, .clearing:
             return
@@ -86,9 +87,9 @@ public struct NotificationRoute: Sendable {
         var wake: [Timestamp] = []
         for alert in self.state.alerts.values {
             switch alert {
-            case .pending(let since, _): wake.append(since.adding(self.policy.hold))
-            case .firing(_, _, let notified): self.policy.repeatInterval.map { wake.append(notified.adding($0)) }
-            case .clearing(_, _, _, let clearedAt): wake.append(clearedAt.adding(self.policy.hold))
+            case .pending(let since, _, _): wake.append(since.adding(self.policy.hold))
+            case .firing(_, _, _, let notified): self.policy.repeatInterval.map { wake.append(notified.adding($0)) }
+            case .clearing(_, _, _, _, _, let clearedAt): wake.append(clearedAt.adding(self.policy.hold))
             }
         }
         wake.append(contentsOf: self.state.gathering.values.map(\.closesAt))

@@ -76,11 +76,20 @@ private func persistedSummary(named name: String) throws -> Summary {
     return summary
 }
 
-/// One `PairAlert`, flat.
+/// A summary kept before the previous summaries were: a missing or unknown name reads as
+/// unknown (`nil`), so a file written by an older version still loads whole.
+private func persistedSummary(optional name: String?) -> Summary? {
+    name.flatMap { Summary($0) }
+}
+
+/// One `PairAlert`, flat. `previous` and `broken` are absent from files written before they
+/// were kept.
 private struct PersistedAlert: Codable {
     var pair: PersistedName
     var state: String
     var summary: String
+    var previous: String?
+    var broken: String?
     var since: Timestamp
     var notified: Timestamp?
     var clearedAt: Timestamp?
@@ -88,14 +97,16 @@ private struct PersistedAlert: Codable {
     init(_ pair: PairKey, _ alert: PairAlert) {
         self.pair = PersistedName(pair)
         self.summary = alert.summary.description
+        self.previous = alert.previous?.description
         self.since = alert.since
         switch alert {
         case .pending: self.state = "pending"
-        case .firing(_, _, let notified):
+        case .firing(_, _, _, let notified):
             self.state = "firing"
             self.notified = notified
-        case .clearing(_, _, let notified, let clearedAt):
+        case .clearing(_, _, _, let broken, let notified, let clearedAt):
             self.state = "clearing"
+            self.broken = broken?.description
             self.notified = notified
             self.clearedAt = clearedAt
         }
@@ -103,32 +114,39 @@ private struct PersistedAlert: Codable {
 
     func alert() throws -> PairAlert {
         let summary = try persistedSummary(named: self.summary)
+        let previous = persistedSummary(optional: self.previous)
         switch (self.state, self.notified, self.clearedAt) {
-        case ("pending", _, _): return .pending(since: self.since, summary: summary)
-        case ("firing", .some(let notified), _): return .firing(since: self.since, summary: summary, notified: notified)
+        case ("pending", _, _): return .pending(since: self.since, summary: summary, previous: previous)
+        case ("firing", .some(let notified), _): return .firing(since: self.since, summary: summary, previous: previous, notified: notified)
         case ("clearing", .some(let notified), .some(let clearedAt)):
-            return .clearing(since: self.since, summary: summary, notified: notified, clearedAt: clearedAt)
+            return .clearing(
+                since: self.since, summary: summary, previous: previous, broken: persistedSummary(optional: self.broken), notified: notified,
+                clearedAt: clearedAt)
         default: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad alert state \(self.state)"))
         }
     }
 }
 
-/// One `NotifiedPair`, flat.
+/// One `NotifiedPair`, flat; `previous` is absent from files written before it was kept.
 private struct PersistedPair: Codable {
     var pair: PersistedName
     var summary: String
+    var previous: String?
     var since: Timestamp
     var isRepeat: Bool
 
     init(_ notified: NotifiedPair) {
         self.pair = PersistedName(notified.pair)
         self.summary = notified.summary.description
+        self.previous = notified.previous?.description
         self.since = notified.since
         self.isRepeat = notified.isRepeat
     }
 
     func notified() throws -> NotifiedPair {
-        NotifiedPair(pair: try self.pair.key(), summary: try persistedSummary(named: self.summary), since: self.since, isRepeat: self.isRepeat)
+        NotifiedPair(
+            pair: try self.pair.key(), summary: try persistedSummary(named: self.summary), previous: persistedSummary(optional: self.previous),
+            since: self.since, isRepeat: self.isRepeat)
     }
 }
 

@@ -40,14 +40,18 @@ public struct NotifiedPair: Equatable, Sendable {
     public var pair: PairKey
     /// Its summary when the notification was decided (for a resolution: the one it went back to).
     public var summary: Summary
+    /// The summary before (`SYNCMON_PREVIOUS_SUMMARY`): for a firing, the one it had before it
+    /// entered `when`; for a resolution, the last one it had in `when`. `nil` when unknown.
+    public var previous: Summary?
     /// When it entered the route's `when` (for a resolution: how long it was broken started here).
     public var since: Timestamp
     /// A firing sent again after `repeat`, not a new one.
     public var isRepeat: Bool
 
-    public init(pair: PairKey, summary: Summary, since: Timestamp, isRepeat: Bool = false) {
+    public init(pair: PairKey, summary: Summary, previous: Summary? = nil, since: Timestamp, isRepeat: Bool = false) {
         self.pair = pair
         self.summary = summary
+        self.previous = previous
         self.since = since
         self.isRepeat = isRepeat
     }

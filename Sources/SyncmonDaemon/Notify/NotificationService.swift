@@ -14,7 +14,8 @@ import SyncmonSystemd
 ///
 /// What the routes decide is saved (`notify.json`) before it is delivered and after every
 /// outcome: a restart sends what was owed and nothing that was sent; a `kill -9` between the
-/// decision and the delivery delivers it after the restart, once.
+/// decision and the delivery delivers it after the restart, once. A clean stop lets deliveries
+/// under way finish for a moment (``stopGrace``); a failed save is retried (``saveRetry``).
 public final class NotificationService: Service, Sendable {
     /// The shortest time between two looks at the pairs: under a stream of events the routes
     /// look once a second (every pair's summary, every route), not once per batch. Holds are
@@ -22,6 +23,13 @@ public final class NotificationService: Service, Sendable {
     static let lookInterval = TimeSpan.seconds(Int64(1))
     /// The longest sleep while a deadline waits, so a step of the real-time clock is noticed.
     static let longestSleep = TimeSpan.seconds(Int64(60))
+    /// After a failed save (a full or read-only state directory), how long until it is tried
+    /// again, whether or not anything changed: what is owed reaches the disk once there is room.
+    static let saveRetry = TimeSpan.seconds(Int64(5))
+    /// On a clean stop, how long deliveries under way may still finish and be recorded, so one
+    /// that completes is not sent again after the restart; one still running after this is cut
+    /// off, and sent again (once) after the restart.
+    static let stopGrace = TimeSpan.seconds(Int64(5))
 
     private let store: MonitorStore
     private let clock: any ServiceClock
@@ -37,6 +45,13 @@ public final class NotificationService: Service, Sendable {
     private let failureLog = Locked(RejectionLimiter(burst: 5, window: .seconds(Int64(60))))
     /// When the routes last looked at the pairs.
     private let lastLook = Locked<Timestamp?>(nil)
+    /// When a save that failed is tried again; `nil` while the file is up to date.
+    private let saveRetryAt = Locked<Timestamp?>(nil)
+    /// Counts failed saves with the state's (`syncmon_state_save_failures_total`).
+    private let health: PersistenceHealth
+    /// Deliveries under way, by a number of their own, awaited on a clean stop.
+    private let underWay = Locked<[UInt64: Task<Void, Never>]>([:])
+    private let deliveryNumber = Locked<UInt64>(0)
 
     /// One route's decisions and what it has done, for the metrics.
     struct RouteSlot: Sendable {
@@ -53,13 +68,17 @@ public final class NotificationService: Service, Sendable {
         var message: NotificationMessage
     }
 
+    /// `health` counts failed saves with the state's.
     public init(
-        routes: [NotificationRouteConfiguration], store: MonitorStore, clock: any ServiceClock, stateDirectory: String, logger: Logger
+        routes: [NotificationRouteConfiguration], store: MonitorStore, clock: any ServiceClock, stateDirectory: String, logger: Logger,
+        health: PersistenceHealth = PersistenceHealth()
     ) throws {
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.health = health
         let file = NotificationStateFile(stateDirectory: stateDirectory)
+
         let pool = NIOThreadPool(numberOfThreads: 4)
         self.file = file
         self.host = NotificationHost.name
@@ -96,16 +115,17 @@ public final class NotificationService: Service, Sendable {
                 }
                 while !Task.isCancelled {
                     let now = self.clock.wallTime()
-                    // Not children of this group: a stop does not wait for a delivery under way
-                    // (a hung command ends at its own deadline).
-                    for delivery in self.step(at: now) {
-                        Task { await self.deliver(delivery) }
-                    }
-                    await self.sleep(until: self.routes.withLock { slots in slots.values.compactMap { $0.route.nextWake() }.min() }, after: now)
+                    // Not children of this group: a stop waits for a delivery under way only up
+                    // to `stopGrace` (a hung command ends at its own deadline).
+                    for delivery in self.step(at: now) { self.start(delivery) }
+                    let wake = self.routes.withLock { slots in slots.values.compactMap { $0.route.nextWake() }.min() }
+                    await self.sleep(until: [wake, self.saveRetryAt.withLock { $0 }].compactMap { $0 }.min(), after: now)
                 }
                 group.cancelAll()
             }
         }
+        await self.finishDeliveriesUnderWay()
+        self.save()
         for sender in self.senders.values { await sender.shutdown() }
         // Not awaited: a command still running stops at its own deadline, not the daemon's stop.
         self.pool.shutdownGracefully { _ in }
@@ -132,10 +152,7 @@ public final class NotificationService: Service, Sendable {
             for name in self.names {
                 guard var slot = slots[name] else { continue }
                 let before = slot.route.state
-                for (key, change) in passed { slot.route.observe(key, summary: change.to, at: change.time) }
-                for (key, summary) in summaries { slot.route.observe(key, summary: summary, at: now) }
-                for key in before.alerts.keys where !present.contains(key) { slot.route.forget(key) }
-                slot.route.advance(to: now)
+                Self.look(&slot.route, passed: passed, summaries: summaries, present: present, monitor: monitor, at: now)
                 let newlyDropped = slot.route.state.dropped - before.dropped
                 if newlyDropped > 0 {
                     slot.counts["firing dropped", default: 0] += newlyDropped
@@ -155,7 +172,7 @@ public final class NotificationService: Service, Sendable {
                     SyncmonMetadataKey.notificationPairs: "\(count)",
                 ])
         }
-        if changed || !due.isEmpty { self.save() }
+        if changed || !due.isEmpty || self.saveRetryAt.withLock({ $0.map { $0 <= now } ?? false }) { self.save() }
         guard !due.isEmpty else { return [] }
         let wanted = Set(due.flatMap { $0.1.pairs.map(\.pair) })
         var rows: [PairKey: StatusRow] = [:]
@@ -166,9 +183,30 @@ public final class NotificationService: Service, Sendable {
         }
     }
 
+    /// One route's look at the pairs at `now`: the changes `passed` since the last look at their
+    /// own times, every pair's summary now, pairs no longer `present` forgotten, and the route
+    /// moved on to `now` (public for the benchmark, which times it).
+    public static func look(
+        _ route: inout NotificationRoute, passed: [(PairKey, HealthChange)], summaries: [(key: PairKey, summary: Summary)],
+        present: Set<PairKey>, monitor: Monitor, at now: Timestamp
+    ) {
+        for (key, change) in passed { route.observe(key, summary: change.to, previous: change.from, at: change.time) }
+        for (key, summary) in summaries {
+            route.observe(key, summary: summary, previous: Self.previous(of: key, in: monitor, now: summary), at: now)
+        }
+        for key in route.state.alerts.keys where !present.contains(key) { route.forget(key) }
+        route.advance(to: now)
+    }
+
+    /// The summary `key` had before its summary became `summary`, as its history knows it.
+    static func previous(of key: PairKey, in monitor: Monitor, now summary: Summary) -> Summary? {
+        guard let last = monitor.histories[key]?.changes.last, last.to == summary else { return nil }
+        return last.from
+    }
+
     /// The pairs' changes of health after `time`, oldest first; none for the first look after
     /// a start (`nil`), which takes the summaries as they are: a restart replays no history.
-    static func changes(in monitor: Monitor, after time: Timestamp?) -> [(PairKey, HealthChange)] {
+    public static func changes(in monitor: Monitor, after time: Timestamp?) -> [(PairKey, HealthChange)] {
         guard let time else { return [] }
         var passed: [(PairKey, HealthChange)] = []
         for (key, history) in monitor.histories {
@@ -176,6 +214,44 @@ public final class NotificationService: Service, Sendable {
             passed += history.changes.reversed().prefix { $0.time > time }.reversed().map { (key, $0) }
         }
         return passed.sorted { $0.1.time < $1.1.time }
+    }
+
+    /// Starts `delivery` in a task of its own: not a child of the run loop, so neither the loop
+    /// nor a stop past ``stopGrace`` waits for a hung target (it ends at its own deadline).
+    private func start(_ delivery: Delivery) {
+        let number = self.deliveryNumber.withLock { number in
+            number += 1
+            return number
+        }
+        self.underWay.withLock { underWay in
+            underWay[number] = Task {
+                await self.deliver(delivery)
+                _ = self.underWay.withLock { $0.removeValue(forKey: number) }
+            }
+        }
+    }
+
+    /// On a clean stop, waits up to ``stopGrace`` for the deliveries under way to finish and
+    /// be recorded; what is still running then stays owed in the state file.
+    private func finishDeliveriesUnderWay() async {
+        let tasks = self.underWay.withLock { Array($0.values) }
+        guard !tasks.isEmpty else { return }
+        self.logger.info(
+            "waiting for notification deliveries under way before the stop",
+            metadata: [SyncmonMetadataKey.notificationDeliveries: "\(tasks.count)"])
+        let (clock, deadline) = (self.clock, self.clock.wallTime().adding(Self.stopGrace))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for task in tasks { await task.value } }
+            group.addTask { try? await clock.sleep(until: deadline) }
+            await group.next()
+            group.cancelAll()
+        }
+        let left = self.underWay.withLock { $0.count }
+        if left > 0 {
+            self.logger.warning(
+                "notification deliveries cut off by the stop; they are sent again after the restart",
+                metadata: [SyncmonMetadataKey.notificationDeliveries: "\(left)"])
+        }
     }
 
     /// Delivers one notification and records the outcome.
@@ -227,13 +303,19 @@ public final class NotificationService: Service, Sendable {
         }
     }
 
+    /// Writes every route's state; a failure is counted, logged (rate-limited) and tried again
+    /// after ``saveRetry`` while deliveries go on from memory.
     private func save() {
         let states = self.routes.withLock { slots in slots.mapValues(\.route.state) }
         do {
             try self.file.save(states)
+            self.saveRetryAt.withLock { $0 = nil }
         } catch {
+            let now = self.clock.wallTime()
+            self.saveRetryAt.withLock { $0 = now.adding(Self.saveRetry) }
+            _ = self.health.failed()
             // Deliveries go on: a notification sent twice after a crash beats one never sent.
-            if self.failureLog.withLock({ $0.admit(1, at: self.clock.wallTime()).log }) {
+            if self.failureLog.withLock({ $0.admit(1, at: now).log }) {
                 self.logger.error(
                     "cannot save the notification state; deliveries go on",
                     metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)", SyncmonMetadataKey.reason: "\(error)"])
