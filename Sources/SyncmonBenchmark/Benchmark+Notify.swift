@@ -83,7 +83,7 @@ extension Benchmark {
             framer.feed(bytes) { line in
                 guard case .line(let text) = line, decoder.decode(text, into: &event) == .event else { return }
                 let time = event.time ?? Timestamp(seconds: 0)
-                monitor.apply(stored: &event, at: time, connection: nil, now: time, changes: &changes)
+                monitor.apply(stored: &event, at: time, lookingAt: time, changes: &changes)
                 changes.removeAll(keepingCapacity: true)
                 last = time
             }

@@ -237,7 +237,7 @@ public final class HTTPGetClient: Sendable {
         case .connectTimeout: return "no connection within the connect timeout (is the host reachable?)"
         case .readTimeout, .deadlineExceeded: return "no answer within the timeout"
         case .tlsHandshakeTimeout: return "no TLS handshake within the timeout (does the server speak TLS there?)"
-        case .bodyLengthMismatch, .contentLengthMissing, .chunkedSpecifiedMultipleTimes, .identityCodingIncorrectlyPresent:
+        case .bodyLengthMismatch, .contentLengthMissing, .identityCodingIncorrectlyPresent:
             return "the server's answer is not valid HTTP"
         default:
             // The remaining codes are this client's own misuse, not the server's doing.
