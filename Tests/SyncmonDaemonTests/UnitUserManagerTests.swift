@@ -20,7 +20,7 @@ struct UnitUserManagerTests {
         #expect(expected.text == text)
     }
 
-    @Test(arguments: ["unit:a.service?user=no-such-user-syncmon", "unit:a.service?user="])
+    @Test(arguments: ["unit:a.service?user=no-such-user-syncmon", "unit:a.service?phase=both&user=nobody-syncmon-x"])
     func anUnknownUserIsRefused(entry: String) {
         #expect {
             try SourceSpec.parse(entry)

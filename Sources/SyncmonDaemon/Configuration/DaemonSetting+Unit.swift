@@ -43,7 +43,7 @@ extension DaemonSetting {
     /// A system syncmon following a unit of a user's own manager (docs/user-sessions.md).
     public static let sourceUser = Self.unitSetting(
         "user", \.user, placeholder: "USER",
-        accepted: "a user this host knows, whose user manager runs the unit", example: "alice",
+        accepted: "a user this host knows, whose user manager runs the unit", example: "root",
         parse: UnitTarget.user, format: { $0 }
     )
 
