@@ -89,13 +89,16 @@ printf "[Timer]\nOnActiveSec=1s\nOnUnitActiveSec=2s\nAccuracySec=100ms\n" >mirro
 printf "[Service]\nExecStart=/usr/bin/tail -n0 -F /home/alice/echo.in\n" >echoer.service
 mkdir -p /home/alice/src; : >/home/alice/echo.in
 printf "[rule ping]\nmatch = ^ping\$\nemit = fetchedDatabaseChanges modifications=1 deletions=0\n" >/home/alice/.config/syncmon/echo.rules
-cat >>/home/alice/.config/syncmon/syncmon.conf <<C
+cat >/home/alice/.config/syncmon/syncmon.conf <<C
+host-network = off
 subscribe = crashy=unit:crashy.service
 subscribe = victim=unit:victim.service
 subscribe = mirror=unit:mirror.timer?phase=export
 [source echo]
 unit = echoer.service
 rules = /home/alice/.config/syncmon/echo.rules
+[engine laptop-sync]
+no-recent-import-after = 2h
 C'
 user_ctl daemon-reload
 user_ctl start crashy.service victim.service mirror.timer echoer.service || fail "alice's test units did not start"
