@@ -11,7 +11,12 @@
 #   - as alice, `syncmon emit` and `syncmon status` reach her daemon without flags; as root,
 #     the system's; each sees only its own engines;
 #   - her configuration file ~/.config/syncmon/syncmon.conf is read;
-#   - `systemctl --user restart` keeps her pair (the state directory), `reload` works.
+#   - `systemctl --user restart` keeps her pair (the state directory), `reload` works;
+#   - unit: sources on her manager: her syncmon follows her own units (a crash loop is `error`,
+#     `kill -9` is engine_down with signalSIGKILL, a user timer's oneshot rsync gives export
+#     runs, a rules file's journal cursor survives a restart: nothing missed, nothing twice);
+#     a root syncmon with `user = alice` sees the same unit, `unknown` (`user-manager-absent`)
+#     within 10 s of `disable-linger` and back within 10 s of `enable-linger`.
 # Needs root (like the sandbox); exits 77 where it cannot build the container. ~30 s.
 #   scripts/test-user-session.sh [SYNCMON_BINARY]
 set -euo pipefail
@@ -33,6 +38,9 @@ in_ns syncmon emit --engine system-nas --database photos engineStarted >/dev/nul
 wait_for 20 in_ns curl -fsS http://127.0.0.1:9478/healthz || fail "the system syncmon does not serve 127.0.0.1:9478"
 echo "ok: the system syncmon serves 127.0.0.1:9478"
 
+# The journal of this container is volatile (/run/log/journal): no user-1500.journal, so alice
+# reads her units' lines as a member of systemd-journal (docs/user-sessions.md).
+in_ns usermod -aG systemd-journal alice
 in_ns loginctl enable-linger alice
 wait_for 30 in_ns systemctl is-active --quiet user@1500.service || fail "user@1500.service did not start after enable-linger"
 echo "ok: enable-linger started alice's manager (user@1500.service)"
@@ -70,4 +78,74 @@ wait_for 30 user_ctl is-active --quiet syncmon.service || fail "alice's syncmon 
 wait_for 10 alice_sees laptop-sync || fail "alice's pair lost across a restart"
 echo "ok: reload and restart keep alice's pair (state in ~/.local/state/syncmon)"
 in_ns stat -c %a /home/alice/.local/state/syncmon | grep -qx 700 || fail "~/.local/state/syncmon is not 0700"
+
+# unit: sources on alice's manager (docs/user-sessions.md).
+as_alice mkdir -p /home/alice/.config/systemd/user
+as_alice sh -c 'cd /home/alice/.config/systemd/user
+printf "[Unit]\nStartLimitIntervalSec=0\n[Service]\nExecStart=/bin/sh -c \"sleep 0.5; echo cannot open /srv/missing; exit 3\"\nRestart=always\nRestartSec=100ms\n" >crashy.service
+printf "[Service]\nExecStart=/bin/sleep infinity\n" >victim.service
+printf "[Service]\nType=oneshot\nExecStart=/usr/bin/rsync -a /home/alice/src/ /home/alice/dst/\n" >mirror.service
+printf "[Timer]\nOnActiveSec=1s\nOnUnitActiveSec=2s\nAccuracySec=100ms\n" >mirror.timer
+printf "[Service]\nExecStart=/usr/bin/tail -n0 -F /home/alice/echo.in\n" >echoer.service
+mkdir -p /home/alice/src; : >/home/alice/echo.in
+printf "[rule ping]\nmatch = ^ping\$\nemit = fetchedDatabaseChanges modifications=1 deletions=0\n" >/home/alice/.config/syncmon/echo.rules
+cat >/home/alice/.config/syncmon/syncmon.conf <<C
+host-network = off
+subscribe = crashy=unit:crashy.service
+subscribe = victim=unit:victim.service
+subscribe = mirror=unit:mirror.timer?phase=export
+[source echo]
+unit = echoer.service
+rules = /home/alice/.config/syncmon/echo.rules
+[engine laptop-sync]
+no-recent-import-after = 2h
+C'
+user_ctl daemon-reload
+user_ctl start crashy.service victim.service mirror.timer echoer.service || fail "alice's test units did not start"
+user_ctl restart syncmon.service || fail "systemctl --user restart (with unit: sources)"
+field() {  # field WHO ENGINE PYTHON-EXPRESSION-ON-r
+    "${1}_status" | python3 -c "import json,sys; rows=[r for r in json.load(sys.stdin)['engines'] if r['engine']=='$2']; r=rows[0] if rows else {}; print($3)"
+}
+summary_is() { [ "$(field "$1" "$2" "r.get('summary')")" = "$3" ]; }
+alice_metric() { in_ns curl -fsS http://127.0.0.1:9479/metrics | awk -v m="$1" 'index($0, m) == 1 {print $2}'; }
+wait_for 15 summary_is alice crashy error || fail "alice's crashy.service is not error: $(alice_status)"
+for _ in 1 2 3 4 5; do summary_is alice crashy error || fail "crashy left error between crashes: $(alice_status)"; done
+wait_for 10 summary_is alice victim not_started || fail "alice's victim.service not seen up: $(alice_status)"
+user_ctl kill -s KILL victim.service
+wait_for 15 summary_is alice victim engine_down || fail "victim not engine_down after kill -9: $(alice_status)"
+alice_status | grep -q signalSIGKILL || fail "victim: no signalSIGKILL in $(alice_status)"
+runs() { [ "$(alice_metric 'syncmon_phase_runs_total{engine="mirror",database="default",phase="export"}')" -ge 2 ] 2>/dev/null; }
+wait_for 15 runs || fail "mirror: the user timer's rsync runs are not export runs: $(alice_status)"
+echo "ok: alice's syncmon follows her manager's units: crash loop error, kill -9 engine_down (signalSIGKILL), timer runs"
+
+pings() { alice_metric 'syncmon_records_fetched_total{engine="echo",database="default",change="modification"}'; }
+pings_are() { [ "$(pings)" = "$1" ]; }
+in_ns sh -c 'echo ping >>/home/alice/echo.in'
+wait_for 10 pings_are 1 || fail "echo: a ping in alice's unit's journal not counted ($(pings))"
+user_ctl stop syncmon.service
+in_ns sh -c 'echo ping >>/home/alice/echo.in; echo ping >>/home/alice/echo.in'
+journal_has() { [ "$(in_ns journalctl --no-pager -o cat _SYSTEMD_USER_UNIT=echoer.service _UID=1500 | grep -c '^ping$')" = 3 ]; }
+wait_for 10 journal_has || fail "the pings are not in the journal"
+user_ctl start syncmon.service || fail "alice's syncmon did not start again"
+wait_for 10 pings_are 3 || fail "echo: $(pings) pings counted across a restart, want 3 (lost or repeated)"
+echo "ok: the journal cursor of a user unit survives a restart of alice's syncmon (nothing missed, nothing twice)"
+
+# A root syncmon (a transient service, as root: the shipped system unit's user may not reach a
+# user manager) following the same unit with user = alice.
+in_ns sh -c 'mkdir -p /etc/syncmon-root && printf "[source victim]\nunit = victim.service\nuser = alice\n" >/etc/syncmon-root/syncmon.conf'
+in_ns systemd-run --quiet --unit=syncmon-root -p Type=notify /usr/local/bin/syncmon daemon --config /etc/syncmon-root/syncmon.conf \
+    --listen 127.0.0.1:20100 --state-dir /var/lib/syncmon-root --events-socket /run/syncmon-root.sock || fail "the root syncmon did not start"
+root_status() { in_ns syncmon status --url http://127.0.0.1:20100 --json || true; }
+user_ctl restart victim.service
+wait_for 10 summary_is root victim not_started || fail "the root syncmon with user = alice does not see victim.service: $(root_status)"
+reason_is() { [ "$(field root victim "r.get('unknownReason')")" = "$1" ]; }
+in_ns loginctl disable-linger alice
+wait_for 10 reason_is user-manager-absent || fail "not unknown (user-manager-absent) 10 s after disable-linger: $(root_status)"
+summary_is root victim unknown || fail "victim not unknown without its manager: $(root_status)"
+in_ns loginctl enable-linger alice
+wait_for 30 in_ns systemctl is-active --quiet user@1500.service || fail "user@1500.service did not start again"
+wait_for 10 sh -c "! nsenter -t $inner -m -p -u -i -n -r -w -- syncmon status --url http://127.0.0.1:20100 --json 2>/dev/null | grep -q user-manager-absent" \
+    || fail "still user-manager-absent 10 s after the manager started: $(root_status)"
+in_ns systemctl is-active --quiet syncmon-root.service || fail "the root syncmon did not survive its user manager's stop"
+echo "ok: a root syncmon with user = alice follows her unit; disable-linger: unknown (user-manager-absent); enable-linger: back"
 echo "test-user-session: all passed"

@@ -39,14 +39,37 @@ public final class SystemdBus {
 
     static let destination = "org.freedesktop.systemd1"
 
-    /// Opens the system bus (`$DBUS_SYSTEM_BUS_ADDRESS`, else /run/dbus/system_bus_socket).
-    public init() throws(SystemdError) {
+    /// Whether the connection goes through a bus daemon: signals then carry systemd's bus name
+    /// as their sender; on a user manager's private socket they carry none.
+    private let isBusClient: Bool
+
+    /// Opens the bus of `manager`: the system bus (`$DBUS_SYSTEM_BUS_ADDRESS`, else
+    /// /run/dbus/system_bus_socket), or a user manager's private socket (which does not exist, or
+    /// refuses, while that user manager does not run).
+    public init(manager: SystemdManager = .system) throws(SystemdError) {
         var bus: OpaquePointer? = nil
-        let result = sd_bus_open_system(&bus)
-        guard result >= 0, let bus else {
-            throw SystemdError(operation: "sd_bus_open_system", returnValue: result, explanation: Self.cannotOpen(errno: -result))
+        guard let socket = manager.privateSocket else {
+            let result = sd_bus_open_system(&bus)
+            guard result >= 0, let bus else {
+                throw SystemdError(operation: "sd_bus_open_system", returnValue: result, explanation: Self.cannotOpen(errno: -result))
+            }
+            self.bus = bus
+            self.isBusClient = true
+            return
+        }
+        var result = sd_bus_new(&bus)
+        guard result >= 0, let bus else { throw SystemdError(operation: "sd_bus_new", returnValue: result) }
+        result = ("unix:path=" + socket).withCString { sd_bus_set_address(bus, $0) }
+        if result >= 0 { result = sd_bus_start(bus) }
+        guard result >= 0 else {
+            sd_bus_unref(bus)
+            throw SystemdError(
+                operation: "sd_bus_start", returnValue: result,
+                explanation: "cannot connect to the \(manager.label) manager at \(socket): is its user manager running (linger or a login)?"
+            )
         }
         self.bus = bus
+        self.isBusClient = false
     }
 
     /// Why the system bus cannot be reached, naming its socket and what must run: `unit:`
@@ -101,7 +124,7 @@ public final class SystemdBus {
     public func watch(path: String) throws(SystemdError) {
         var slot: OpaquePointer? = nil
         let result = sd_bus_match_signal(
-            self.bus, &slot, Self.destination, path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+            self.bus, &slot, self.isBusClient ? Self.destination : nil, path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
             { message, userdata, _ in
                 guard let message, let userdata else { return 0 }
                 let bus = Unmanaged<SystemdBus>.fromOpaque(userdata).takeUnretainedValue()
@@ -120,7 +143,8 @@ public final class SystemdBus {
     /// `PropertiesChanged` then never come. `takeLoadNews()` tells.
     public func watchLoads(of unit: String) throws(SystemdError) {
         self.loadsOf = unit
-        let manager = "type='signal',sender='\(Self.destination)',path='/org/freedesktop/systemd1',interface='org.freedesktop.systemd1.Manager'"
+        let sender = self.isBusClient ? "sender='\(Self.destination)'," : ""
+        let manager = "type='signal',\(sender)path='/org/freedesktop/systemd1',interface='org.freedesktop.systemd1.Manager'"
         // UnitNew filtered by the bus on its first argument: no wake-up for every other unit loaded.
         for rule in [manager + ",member='UnitNew',arg0='\(unit)'", manager + ",member='Reloading'"] {
             var slot: OpaquePointer? = nil

@@ -1,7 +1,8 @@
 import CSystemd
 import Glibc
 
-/// Reads one unit's journal entries (`_SYSTEMD_UNIT=UNIT`) in order from a cursor, with sd-journal.
+/// Reads one unit's journal entries (`_SYSTEMD_UNIT=UNIT`, or `_SYSTEMD_USER_UNIT=UNIT` and
+/// `_UID=UID` for a user manager's unit: `SystemdManager.journalMatches`) in order from a cursor, with sd-journal.
 ///
 /// Started from a saved cursor it goes on after that entry, so a daemon restart neither misses nor
 /// repeats an entry the journal still holds; without one it starts at the end (only what comes
@@ -24,15 +25,19 @@ public final class UnitJournalReader {
     /// The cursor's entry was no longer in the journal: reading went on from the oldest entry.
     public private(set) var gap = false
 
-    /// Opens the system journal for `unit`, positioned after `cursor` (or at the end without one).
-    public init(unit: String, cursor: String?) throws(SystemdError) {
+    /// Opens the journal for `unit` of `manager`, positioned after `cursor` (or at the end without
+    /// one): the system's files for the system's units; every local file this process may read
+    /// for a user's (a user's lines go to its `user-UID.journal` when the journal is persistent).
+    public init(unit: String, cursor: String?, manager: SystemdManager = .system) throws(SystemdError) {
         var journal: OpaquePointer? = nil
-        var result = sd_journal_open(&journal, Int32(SD_JOURNAL_SYSTEM | SD_JOURNAL_LOCAL_ONLY))
+        let flags = manager == .system ? SD_JOURNAL_SYSTEM | SD_JOURNAL_LOCAL_ONLY : SD_JOURNAL_LOCAL_ONLY
+        var result = sd_journal_open(&journal, Int32(flags))
         guard result >= 0, let journal else { throw SystemdError(operation: "sd_journal_open", returnValue: result) }
         self.journal = journal
-        let match = "_SYSTEMD_UNIT=\(unit)"
-        result = match.withCString { sd_journal_add_match(journal, $0, 0) }
-        guard result >= 0 else { throw SystemdError(operation: "sd_journal_add_match", returnValue: result) }
+        for match in manager.journalMatches(unit: unit) {
+            result = match.withCString { sd_journal_add_match(journal, $0, 0) }
+            guard result >= 0 else { throw SystemdError(operation: "sd_journal_add_match", returnValue: result) }
+        }
         if let cursor {
             self.resume(after: cursor)
         } else {
@@ -69,8 +74,8 @@ public final class UnitJournalReader {
     /// With `notAfter` (realtime microseconds, e.g. when the main process exited) the last entry
     /// received by then: a crash-looping service has usually logged its next start by the time
     /// its failure is read.
-    public static func lastMessage(unit: String, notAfter: UInt64? = nil) -> [UInt8]? {
-        guard let reader = try? UnitJournalReader(unit: unit, cursor: nil) else { return nil }
+    public static func lastMessage(unit: String, manager: SystemdManager = .system, notAfter: UInt64? = nil) -> [UInt8]? {
+        guard let reader = try? UnitJournalReader(unit: unit, cursor: nil, manager: manager) else { return nil }
         if let notAfter {
             sd_journal_seek_realtime_usec(reader.journal, notAfter &+ 1)
             guard sd_journal_previous(reader.journal) > 0 else { return nil }

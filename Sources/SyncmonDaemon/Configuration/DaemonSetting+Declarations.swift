@@ -27,7 +27,7 @@ extension DaemonSetting {
         [.listen, .webConfigFile, .eventsSocket, .subscribe, .canary, .fromStart, .maxConnections, .maxEngines, .hostNetwork]
         + [.stateDirectory, .config, .logTarget, .logLevel, .logFormat]
         + StallReason.thresholdReasons.map(DaemonSetting.threshold)
-        + [.allowedUsers, .allowedGroups, .apiKeyFile, .sourceUnit, .sourcePhase, .sourceDatabase, .sourceRules]
+        + [.allowedUsers, .allowedGroups, .apiKeyFile, .sourceUnit, .sourcePhase, .sourceDatabase, .sourceRules, .sourceUser]
         + DaemonSetting.canarySettings
         + DaemonSetting.notifySettings
 

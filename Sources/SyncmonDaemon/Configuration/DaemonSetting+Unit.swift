@@ -2,7 +2,7 @@ import SyncmonCore
 import SyncmonSources
 
 /// The keys of a `[source NAME]` section that make it a `unit:` source (docs/systemd-units.md):
-/// `unit`, `phase`, `database`, `rules`, checked as the `unit:UNIT?…` form checks them.
+/// `unit`, `phase`, `database`, `rules`, `user`, checked as the `unit:UNIT?…` form checks them.
 extension DaemonSetting {
     public static let sourceUnit = DaemonSetting(
         "unit",
@@ -40,8 +40,14 @@ extension DaemonSetting {
         accepted: "a shipped pack (unison, lsyncd, onedrive, rclone-bisync, nextcloudcmd) or an absolute path", example: "unison",
         parse: UnitTarget.rules, format: { $0 }
     )
+    /// A system syncmon following a unit of a user's own manager (docs/user-sessions.md).
+    public static let sourceUser = Self.unitSetting(
+        "user", \.user, placeholder: "USER",
+        accepted: "a user this host knows, whose user manager runs the unit", example: "root",
+        parse: UnitTarget.user, format: { $0 }
+    )
 
-    /// One of `phase`, `database` and `rules`: parsed by `UnitTarget`'s own parser for the key,
+    /// One of `phase`, `database`, `rules` and `user`: parsed by `UnitTarget`'s own parser for the key,
     /// its message without the `key: ` that the query form puts first.
     private static func unitSetting<Value: Sendable & Hashable>(
         _ key: String,

@@ -85,7 +85,7 @@ extension SourceSpec {
                 snapshot: FileFollower.startSnapshot(path: path, maximumLineLength: options.maximumLineLength)
             )
         case .unit(let target):
-            return try target.makeSource(restarts: unitRestarts)
+            return try target.makeSource(restarts: unitRestarts, environment: options.environment)
         case .syncthing(let host, let port, let secure):
             do {
                 let credential = try SyncthingCredential.locate(

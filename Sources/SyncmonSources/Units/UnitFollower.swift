@@ -48,8 +48,16 @@ final class UnitFollower {
         var backoff = ReconnectBackoff.standard
         var failures = 0
         while !self.wokenBefore {
+            let bus: SystemdBus
             do {
-                let bus = try SystemdBus()
+                bus = try SystemdBus(manager: self.source.manager)
+            } catch {
+                failures += 1
+                self.waitForWake(milliseconds: self.managerUnreachable(error, failures: failures, backoff: &backoff))
+                continue
+            }
+            self.setManagerAbsent(false)
+            do {
                 try bus.subscribe()
                 let service = try self.resolveService(bus)
                 let path = try bus.loadUnit(service)
@@ -57,7 +65,7 @@ final class UnitFollower {
                 try bus.watchLoads(of: service)
                 // Before "connected": from then on nothing the unit logs is missed.
                 try self.look(bus, unit: service, path: path)
-                self.context.health.connected("systemd: \(service)")
+                self.context.health.connected("systemd \(self.source.manager.label): \(service)")
                 if failures > 0 { backoff.reset() }
                 failures = 0
                 try self.follow(bus, path: path, unit: service)
@@ -70,6 +78,44 @@ final class UnitFollower {
             }
         }
     }
+
+    /// The manager's bus could not be opened; returns how long to wait before trying again.
+    /// A user manager that does not run (linger off, nobody logged in) is no failure of the
+    /// engine: the pair is `unknown` (`user-manager-absent`) and the socket is looked for again
+    /// every few seconds, so that the manager's start is seen within seconds without a busy loop.
+    private func managerUnreachable(_ error: SystemdError, failures: Int, backoff: inout ReconnectBackoff) -> Int32 {
+        let delay: Double
+        if self.source.manager == .system {
+            delay = backoff.nextDelay()
+        } else {
+            delay = UserManagerRetry.standard.delay(after: failures)
+            if !self.managerAbsent {
+                self.context.logger.warning(
+                    "unit source: the user manager does not run; the pair is unknown until it starts",
+                    metadata: self.context.metadata.merging(
+                        ["syncmon.manager": "\(self.source.manager.label)", "syncmon.unit": "\(self.source.unit)", "error": "\(error)"],
+                        uniquingKeysWith: { $1 })
+                )
+            }
+            self.setManagerAbsent(true)
+        }
+        self.context.health.disconnected("\(error)", retryIn: delay)
+        if failures > 1 { self.context.health.countReconnect() }
+        return Int32(delay * 1000)
+    }
+
+    /// Whether the pair is `unknown` for want of its user manager, changed only when it changes.
+    private var managerAbsent = false
+
+    private func setManagerAbsent(_ absent: Bool) {
+        guard absent != self.managerAbsent else { return }
+        self.managerAbsent = absent
+        let pair = PairKey(engine: self.mapper.engine, database: self.mapper.database)
+        self.context.model.setUnknown(pair, because: absent ? Self.managerAbsentReason : nil, now: self.clock.wallTime())
+    }
+
+    /// The `unknown` reason of a pair whose user manager does not run (docs/user-sessions.md).
+    static let managerAbsentReason = "user-manager-absent"
 
     /// A `.timer` is followed through the service it activates.
     private func resolveService(_ bus: SystemdBus) throws(SystemdError) -> String {
@@ -188,7 +234,7 @@ final class UnitFollower {
             var last: String? = nil
             if let failure {
                 let exited = self.snapshot.mainExited.map { UInt64(clamping: $0.microseconds) &+ 50_000 }
-                last = UnitJournalReader.lastMessage(unit: unit, notAfter: exited).map { String(decoding: $0, as: UTF8.self) }
+                last = UnitJournalReader.lastMessage(unit: unit, manager: self.source.manager, notAfter: exited).map { String(decoding: $0, as: UTF8.self) }
                 self.context.logger.warning(
                     "unit source \(self.context.name): \(unit) failed (\(failure.code)): \(last ?? "no journal line")",
                     metadata: self.context.metadata
@@ -215,7 +261,7 @@ final class UnitFollower {
         var cursor: String? = nil
         if case .success(let document)? = self.cursorFile.load(), document.unit == unit { cursor = document.cursor }
         do {
-            let reader = try UnitJournalReader(unit: unit, cursor: cursor)
+            let reader = try UnitJournalReader(unit: unit, cursor: cursor, manager: self.source.manager)
             if reader.gap {
                 // Counted as a reopen, as a file source's rotation is (docs/systemd-units.md).
                 self.context.health.countReconnect()

@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 /// A `unit:` source (docs/systemd-units.md): a service systemd runs, followed
-/// through the system bus and, with rules, through its journal.
+/// through its manager's bus (the system's, or a user manager's) and, with rules, through its journal.
 ///
 /// One thread of its own does all the I/O, since sd-bus and sd-journal are blocking and not
 /// thread-safe: it subscribes to systemd, reads the unit's properties, then waits on the bus's
@@ -25,6 +25,8 @@ struct UnitSource: EventSource {
     let phases: [Phase]
     /// The rules for the unit's journal, if any; a rules file's are swapped on SIGHUP.
     let rules: UnitRules?
+    /// The manager that runs the unit: the system's, or a user's (docs/user-sessions.md).
+    let manager: SystemdManager
     /// Where the service's automatic restarts are counted (`syncmon_unit_restarts_total`).
     let restarts: UnitRestartCounter
 

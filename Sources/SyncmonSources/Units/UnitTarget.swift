@@ -1,8 +1,13 @@
 import SyncmonCore
 import SyncmonRules
+import SyncmonSystemd
 
-/// What a `unit:` source follows: `unit:UNIT[?phase=import|export|both&database=D&rules=PACK]`
-/// (docs/systemd-units.md), or the keys `unit`, `phase`, `database` and `rules` of a
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a `unit:` source follows: `unit:UNIT[?phase=import|export|both&database=D&rules=PACK&user=NAME]`
+/// (docs/systemd-units.md, docs/user-sessions.md), or the keys `unit`, `phase`, `database`, `rules` and `user` of a
 /// `[source NAME]` section. Each value is parsed once, where it is read, into its type.
 package struct UnitTarget: Sendable, Hashable {
     /// A `.service`, or a `.timer` whose service is followed.
@@ -12,15 +17,21 @@ package struct UnitTarget: Sendable, Hashable {
     package var database: Database
     /// A shipped pack's name or a rules file's absolute path.
     package var rules: String?
+    /// The user whose user manager runs the unit (a system syncmon's `user = NAME`); `nil` for
+    /// the manager syncmon itself runs under.
+    package var user: String?
 
     /// The database of a unit's pair when none is given.
     package static let defaultDatabase = Database("default")!
 
-    package init(unit: String, phases: [Phase] = [.import, .export], database: Database = UnitTarget.defaultDatabase, rules: String? = nil) {
+    package init(
+        unit: String, phases: [Phase] = [.import, .export], database: Database = UnitTarget.defaultDatabase, rules: String? = nil, user: String? = nil
+    ) {
         self.unit = unit
         self.phases = phases
         self.database = database
         self.rules = rules
+        self.user = user
     }
 
     /// A value of one key that cannot be used: what is accepted, and what was written.
@@ -46,7 +57,8 @@ package struct UnitTarget: Sendable, Hashable {
                 case "phase": target.phases = try Self.phases(keyValue[1])
                 case "database": target.database = try Self.database(keyValue[1])
                 case "rules": target.rules = try Self.rules(keyValue[1])
-                default: throw KeyError(message: "unknown key \(keyValue[0]) (a unit: source takes phase, database and rules)")
+                case "user": target.user = try Self.user(keyValue[1])
+                default: throw KeyError(message: "unknown key \(keyValue[0]) (a unit: source takes phase, database, rules and user)")
                 }
             } catch {
                 throw fail(error.message)
@@ -95,6 +107,21 @@ package struct UnitTarget: Sendable, Hashable {
         return text
     }
 
+    /// `user`: a user this host knows (in /etc/passwd or NSS), whose user manager runs the unit.
+    package static func user(_ text: String) throws(KeyError) -> String {
+        guard !text.isEmpty, text.utf8.count <= 64, getpwnam(text) != nil else {
+            throw KeyError(message: "user: a user this host knows, not \(text)")
+        }
+        return text
+    }
+
+    /// The manager that runs the unit: `user`'s, else the one syncmon runs under.
+    package func manager(userID: UInt32 = getuid(), environment: [String: String]) throws(SourceError) -> SystemdManager {
+        guard let name = self.user else { return .ambient(userID: userID, environment: environment) }
+        guard let entry = getpwnam(name) else { throw SourceError("user \(name): no such user") }
+        return .user(name: name, uid: entry.pointee.pw_uid)
+    }
+
     /// The target as `unit:` takes it (without the scheme): the unit, then the keys that differ
     /// from their defaults.
     package var text: String {
@@ -102,11 +129,12 @@ package struct UnitTarget: Sendable, Hashable {
         if self.phases != [.import, .export] { keys.append("phase=" + Self.phaseText(self.phases)) }
         if self.database != Self.defaultDatabase { keys.append("database=\(self.database)") }
         if let rules = self.rules { keys.append("rules=" + rules) }
+        if let user = self.user { keys.append("user=" + user) }
         return keys.isEmpty ? self.unit : self.unit + "?" + keys.joined(separator: "&")
     }
 
     /// The source, with its rules loaded and checked: a rules file with a problem stops the start.
-    func makeSource(restarts: UnitRestartCounter) throws(SourceError) -> UnitSource {
+    func makeSource(restarts: UnitRestartCounter, environment: [String: String]) throws(SourceError) -> UnitSource {
         var pack: UnitRules? = nil
         if let rules = self.rules {
             do {
@@ -115,6 +143,7 @@ package struct UnitTarget: Sendable, Hashable {
                 throw SourceError("rules \(error)")
             }
         }
-        return UnitSource(unit: self.unit, database: self.database, phases: self.phases, rules: pack, restarts: restarts)
+        let manager = try self.manager(environment: environment)
+        return UnitSource(unit: self.unit, database: self.database, phases: self.phases, rules: pack, manager: manager, restarts: restarts)
     }
 }
