@@ -41,6 +41,9 @@ echo "ok: the system syncmon serves 127.0.0.1:9478"
 # The journal of this container is volatile (/run/log/journal): no user-1500.journal, so alice
 # reads her units' lines as a member of systemd-journal (docs/user-sessions.md).
 in_ns usermod -aG systemd-journal alice
+# The container's journald made its files root:root; the tmpfiles rules a booted Debian applies
+# give them to the group systemd-journal (as scripts/test-unit-sandbox.sh does for the system).
+in_ns systemd-tmpfiles --create --prefix=/run/log/journal --prefix=/var/log/journal >/dev/null 2>&1 || true
 in_ns loginctl enable-linger alice
 wait_for 30 in_ns systemctl is-active --quiet user@1500.service || fail "user@1500.service did not start after enable-linger"
 echo "ok: enable-linger started alice's manager (user@1500.service)"
@@ -121,7 +124,14 @@ echo "ok: alice's syncmon follows her manager's units: crash loop error, kill -9
 pings() { alice_metric 'syncmon_records_fetched_total{engine="echo",database="default",change="modification"}'; }
 pings_are() { [ "$(pings)" = "$1" ]; }
 in_ns sh -c 'echo ping >>/home/alice/echo.in'
-wait_for 10 pings_are 1 || fail "echo: a ping in alice's unit's journal not counted ($(pings))"
+echo_journal() {  # what the journal holds of the echo unit, for a failure's message
+    in_ns journalctl --no-pager -o short-monotonic _UID=1500 --grep ping 2>&1 | tail -5
+    user_ctl status --no-pager echoer.service 2>&1 | tail -5
+    in_ns journalctl --no-pager -o cat _UID=1500 _COMM=syncmon 2>&1 | grep -i "echo\|journal" | tail -10
+    in_ns sh -c 'ls -ln /run/log/journal/*/ /var/log/journal/*/ 2>&1; id alice; grep Groups /proc/$(pgrep -u alice -x syncmon | head -1)/status' 2>&1
+    as_alice journalctl --no-pager -n 2 -o cat _SYSTEMD_USER_UNIT=echoer.service 2>&1
+}
+wait_for 10 pings_are 1 || fail "echo: a ping in alice's unit's journal not counted ($(pings)); $(echo_journal)"
 user_ctl stop syncmon.service
 in_ns sh -c 'echo ping >>/home/alice/echo.in; echo ping >>/home/alice/echo.in'
 journal_has() { [ "$(in_ns journalctl --no-pager -o cat _SYSTEMD_USER_UNIT=echoer.service _UID=1500 | grep -c '^ping$')" = 3 ]; }
@@ -132,12 +142,14 @@ echo "ok: the journal cursor of a user unit survives a restart of alice's syncmo
 
 # A root syncmon (a transient service, as root: the shipped system unit's user may not reach a
 # user manager) following the same unit with user = alice.
-in_ns sh -c 'mkdir -p /etc/syncmon-root && printf "[source victim]\nunit = victim.service\nuser = alice\n" >/etc/syncmon-root/syncmon.conf'
+in_ns sh -c 'mkdir -p /etc/syncmon-root && printf "host-network = off\n[source victim]\nunit = victim.service\nuser = alice\n" >/etc/syncmon-root/syncmon.conf'
 in_ns systemd-run --quiet --unit=syncmon-root -p Type=notify /usr/local/bin/syncmon daemon --config /etc/syncmon-root/syncmon.conf \
     --listen 127.0.0.1:20100 --state-dir /var/lib/syncmon-root --events-socket /run/syncmon-root.sock || fail "the root syncmon did not start"
 root_status() { in_ns syncmon status --url http://127.0.0.1:20100 --json || true; }
 user_ctl restart victim.service
-wait_for 10 summary_is root victim not_started || fail "the root syncmon with user = alice does not see victim.service: $(root_status)"
+# Seen up through alice's manager (its summary keeps the kill -9 above for the recovery time).
+victim_up() { [ "$(field root victim "r.get('up')")" = True ]; }
+wait_for 10 victim_up || fail "the root syncmon with user = alice does not see victim.service up: $(root_status)"
 reason_is() { [ "$(field root victim "r.get('unknownReason')")" = "$1" ]; }
 in_ns loginctl disable-linger alice
 wait_for 10 reason_is user-manager-absent || fail "not unknown (user-manager-absent) 10 s after disable-linger: $(root_status)"
