@@ -15,7 +15,7 @@
 #   - unit: sources on her manager: her syncmon follows her own units (a crash loop is `error`,
 #     `kill -9` is engine_down with signalSIGKILL, a user timer's oneshot rsync gives export
 #     runs, a rules file's journal cursor survives a restart: nothing missed, nothing twice);
-#     a root syncmon with `user = alice` sees the same unit, `unknown` (`user-manager-absent`)
+#     a root syncmon with `user = alice` sees the same units (crash loop, timer), `unknown` (`user-manager-absent`)
 #     within 10 s of `disable-linger` and back within 10 s of `enable-linger`.
 # Needs root (like the sandbox); exits 77 where it cannot build the container. ~30 s.
 #   scripts/test-user-session.sh [SYNCMON_BINARY]
@@ -142,7 +142,7 @@ echo "ok: the journal cursor of a user unit survives a restart of alice's syncmo
 
 # A root syncmon (a transient service, as root: the shipped system unit's user may not reach a
 # user manager) following the same unit with user = alice.
-in_ns sh -c 'mkdir -p /etc/syncmon-root && printf "host-network = off\n[source victim]\nunit = victim.service\nuser = alice\n" >/etc/syncmon-root/syncmon.conf'
+in_ns sh -c 'mkdir -p /etc/syncmon-root && printf "host-network = off\nsubscribe = crashy=unit:crashy.service?user=alice\nsubscribe = mirror=unit:mirror.timer?user=alice&phase=export\n[source victim]\nunit = victim.service\nuser = alice\n" >/etc/syncmon-root/syncmon.conf'
 in_ns systemd-run --quiet --unit=syncmon-root -p Type=notify /usr/local/bin/syncmon daemon --config /etc/syncmon-root/syncmon.conf \
     --listen 127.0.0.1:20100 --state-dir /var/lib/syncmon-root --events-socket /run/syncmon-root.sock || fail "the root syncmon did not start"
 root_status() { in_ns syncmon status --url http://127.0.0.1:20100 --json || true; }
@@ -150,6 +150,9 @@ user_ctl restart victim.service
 # Seen up through alice's manager (its summary keeps the kill -9 above for the recovery time).
 victim_up() { [ "$(field root victim "r.get('up')")" = True ]; }
 wait_for 10 victim_up || fail "the root syncmon with user = alice does not see victim.service up: $(root_status)"
+wait_for 15 summary_is root crashy error || fail "the root syncmon: alice's crashy.service is not error: $(root_status)"
+root_runs() { [ "$(in_ns curl -fsS http://127.0.0.1:20100/metrics | awk 'index($0, "syncmon_phase_runs_total{engine=\"mirror\",database=\"default\",phase=\"export\"}") == 1 {print $2}')" -ge 2 ] 2>/dev/null; }
+wait_for 15 root_runs || fail "the root syncmon: alice's timer's runs are not export runs: $(root_status)"
 reason_is() { [ "$(field root victim "r.get('unknownReason')")" = "$1" ]; }
 in_ns loginctl disable-linger alice
 wait_for 10 reason_is user-manager-absent || fail "not unknown (user-manager-absent) 10 s after disable-linger: $(root_status)"
@@ -159,5 +162,5 @@ wait_for 30 in_ns systemctl is-active --quiet user@1500.service || fail "user@15
 wait_for 10 sh -c "! nsenter -t $inner -m -p -u -i -n -r -w -- syncmon status --url http://127.0.0.1:20100 --json 2>/dev/null | grep -q user-manager-absent" \
     || fail "still user-manager-absent 10 s after the manager started: $(root_status)"
 in_ns systemctl is-active --quiet syncmon-root.service || fail "the root syncmon did not survive its user manager's stop"
-echo "ok: a root syncmon with user = alice follows her unit; disable-linger: unknown (user-manager-absent); enable-linger: back"
+echo "ok: a root syncmon with user = alice follows her units (crash loop error, timer runs); disable-linger: unknown (user-manager-absent); enable-linger: back"
 echo "test-user-session: all passed"

@@ -231,7 +231,7 @@ struct ConfigFileTests {
             ("[engine a]\nallowed-user = root\n", 2, "(did you mean allowed-users?)"),
             (
                 "[source a]\napi-key = /k\n", 2,
-                "api-key cannot be set per source (only api-key-file, unit, phase, database and rules can) (did you mean api-key-file?)"
+                "api-key cannot be set per source (only api-key-file, unit, phase, database, rules and user can) (did you mean api-key-file?)"
             ),
             ("lisen = 127.0.0.1:1\n", 1, "unknown setting lisen (did you mean listen?)"),
             ("frobnicate = 1\n", 1, "unknown setting frobnicate"),
