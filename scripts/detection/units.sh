@@ -20,7 +20,7 @@ syncmon_binary=$(readlink -f "${SYNCMON_BINARY:-.build/debug/syncmon}")
 for tool in dbus-daemon unison rsync rclone prometheus-node-exporter; do
     command -v "$tool" >/dev/null || { echo "detection/units: $tool is not installed (scripts/install-deps.sh --test)" >&2; exit 1; }
 done
-inside=$PWD/scripts/detection/inside.py
+here=$PWD/scripts/detection
 SYNCMON_SANDBOX_MODE=package source scripts/test-unit-sandbox.sh  # (it changes the directory)
 say() { echo "detection/units: $*"; }
 fail() {
@@ -32,6 +32,11 @@ wait_for 20 in_ns systemctl is-active --quiet systemd-journald.socket || fail "j
 in_ns systemctl start dbus.socket dbus.service || fail "dbus did not start"
 in_ns sh -c 'cat >/usr/local/bin/syncmon' <"$syncmon_binary"
 in_ns chmod 755 /usr/local/bin/syncmon
+# The measuring scripts, copied in: the container has a /tmp of its own, where a clone may live.
+for file in inside.py common.py; do
+    in_ns sh -c "mkdir -p /usr/local/lib/syncmon-detection && cat >/usr/local/lib/syncmon-detection/$file" <"$here/$file"
+done
+inside=/usr/local/lib/syncmon-detection/inside.py
 
 # The jobs run every PERIOD seconds; syncmon's no-recent-export-after is PERIOD + GRACE, the
 # same as the dead man's switch's period and grace, so that the two are compared fairly.
@@ -152,7 +157,7 @@ answers() { in_ns curl -fsS http://127.0.0.1:9478/healthz >/dev/null && in_ns cu
 wait_for 30 answers || fail "syncmon or node_exporter did not answer"
 
 # The looks at every column are taken inside the container by scripts/detection/inside.py
-# (python3 and this repository from the host's /, read-only below the overlay).
+# (python3 from the host's /, read-only below the overlay; the scripts copied in above).
 say "healthy for $healthy s: every column's alarms counted"
 in_ns python3 "$inside" healthy "$healthy" >"$work/healthy.json" || fail "the healthy run did not finish"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['setup']='units'; print(json.dumps(r))" "$work/healthy.json" >>"$out"
