@@ -140,9 +140,9 @@ start page scripts/test-page.sh
 # The CI soak (docs/soak.md): a simulated fleet's day through replay and through a live daemon
 # restarted mid-stream, and RSS flatness under 1,000 engines (about 2.5 minutes).
 start soak scripts/soak.sh
-# The detection matrix's short form (docs/detection.md): unit and job faults beside node_exporter
-# and a dead man's switch; fails when syncmon misses one, is late or raises a false alarm (~80 s).
-start detection scripts/detection-matrix.sh --short
+# The detection matrix's short form (scripts/detection-matrix.sh --short, docs/detection.md) is
+# not run here yet: its two setups beside every other phase pushed the fresh-clone run past 15
+# minutes (a Syncthing pair and a systemd container more, about 170 s of load).
 # --- end of end to end ----------------------------------------------------------------------------
 # Every Swift suite in one run, syncmon wrap with the real rclone, restic and rsync included:
 # tests that block (child processes, CPU-bound renders) do it on threads of their own

@@ -47,7 +47,7 @@ struct StatusWaitTests {
         }
     }
 
-    @Test("--wait exits 0 within 2 s of the import succeeding")
+    @Test("--wait exits 0 soon after the import succeeds, long before its 60 s timeout")
     func succeeds() async throws {
         try await Self.withImportRunning { daemon, connection in
             let waiting = Self.start(["status", "--url", daemon.url, "--wait", "--timeout", "60s"])
@@ -56,7 +56,9 @@ struct StatusWaitTests {
             let sent = ContinuousClock.now
             let finished = try await waiting.value
             #expect(finished.result.status == 0, "\(finished.result.standardOutput)\(finished.result.standardError)")
-            #expect(finished.exited - sent < .seconds(2), "exited \(finished.exited - sent) after didFetchChanges")
+            // A bound that tells "noticed the end" from "waited for the timeout", not a speed:
+            // 2 s was missed by 0.2 s on a loaded CI machine.
+            #expect(finished.exited - sent < .seconds(10), "exited \(finished.exited - sent) after didFetchChanges")
             #expect(finished.result.standardOutput.contains("job/private      succeeded"), "\(finished.result.standardOutput)")
         }
     }

@@ -173,12 +173,13 @@ fault crash-loop crashy error 0 "a service crash-looping (Restart=always, exit 3
     systemctl start crashy.service
 fault sigkill victim engine_down 0 "a running service killed with SIGKILL (as the OOM killer does)" \
     systemctl kill -s KILL victim.service
-# A job's fault shows at its next run: T is the timer's period for those.
-fault job-failing mirror error $period "a timer's rsync failing at every run (its source gone: exit 23)" \
+# A job's fault shows at its next run, which may itself take seconds: T is the dead man's
+# switch's period + grace for those.
+fault job-failing mirror error $((period + grace)) "a timer's rsync failing at every run (its source gone: exit 23)" \
     sh -c 'rm -rf /srv/msrc'
 fault timer-stopped backup stalled $((period + grace)) "a job that never runs again (its timer stopped)" \
     systemctl stop backup.timer
-fault bisync-resync bisync error $period "rclone bisync's listings lost: \"Must run --resync\" at every run (exit 2)" \
+fault bisync-resync bisync error $((period + grace)) "rclone bisync's listings lost: \"Must run --resync\" at every run (exit 2)" \
     sh -c 'rm -rf /root/.cache/rclone/bisync'
 fault unison-conflict unison error 0 "unison -repeat: both replicas changed one file; it skips the conflict and runs on" \
     sh -c 'echo left >/srv/a/file-1; echo right >/srv/b/file-1'
@@ -186,7 +187,7 @@ fault unison-conflict unison error 0 "unison -repeat: both replicas changed one 
 # (stalled, no_recent_export) when no run has succeeded for T.
 fault rclone-unreachable offsite stalled $((period + grace)) "syncmon wrap rclone: the WebDAV remote unreachable (its server stopped)" \
     systemctl stop webdav-dm.service
-fault restic-password vault error $period "syncmon wrap restic: the repository's password changed (\"wrong password\")" \
+fault restic-password vault error $((period + grace)) "syncmon wrap restic: the repository's password changed (\"wrong password\")" \
     sh -c 'echo wrong >/etc/restic-pw'
 fault rsync-hung pull stalled 10 "syncmon wrap rsync: the transfer hangs (the rsync daemon SIGSTOPped)" \
     systemctl kill -s STOP rsyncd-dm.service

@@ -9,8 +9,8 @@ day-live    `syncmon simulate` against a live daemon, restarted with SIGTERM mid
             at the end, with the same rules.
 rss         1,000 engines at a steady event rate, /metrics scraped every second (gzip, as
             Prometheus asks; rss.gzip=0 for plain text), the daemon's VmRSS sampled every second:
-            after a warm-up, the median of every window (rss.window seconds) stays within
-            rss.tolerance_pct (5 %; CI's debug build 10 %) of the first window's median. The raw
+            after a warm-up, the median of every window (rss.window seconds) stays below the first
+            window's median + rss.tolerance_pct (5 %; CI's debug build 10 %); a fall is reported. The raw
             minimum and maximum are reported beside it.
 """
 
@@ -334,8 +334,10 @@ def rss(work, seconds, warmup, sample_every, engines, rate, window, tolerance_pc
     shown = {k: v for k, v in figures.items() if k != "samples"}
     log(f"rss figures: {json.dumps(shown)}")
     try:
-        check(abs(flat["window_median_pct"]["min"]) <= tolerance_pct and abs(flat["window_median_pct"]["max"]) <= tolerance_pct,
-              f"RSS left +-{tolerance_pct} % of {flat['reference_kib']} KiB after the warm-up: medians of {window} s windows "
+        # Growth is what a leak looks like; a fall (the kernel reclaiming pages of a busy machine,
+        # seen at -14 % with every CI phase running) is reported, not judged.
+        check(flat["window_median_pct"]["max"] <= tolerance_pct,
+              f"RSS grew past +{tolerance_pct} % of {flat['reference_kib']} KiB after the warm-up: medians of {window} s windows "
               f"from {flat['window_median_kib']['min']} to {flat['window_median_kib']['max']} KiB")
         check(figures["events_received"] >= sent[0], "events sent were not all counted")
     except Failure as failure:
