@@ -5,7 +5,7 @@
 # from the run — then the same setups left healthy, each column's false alarms counted.
 #   scripts/detection-matrix.sh --short    a few minutes: checks syncmon's column (every fault
 #                                          seen within its T + 5 s, no false alarm) and writes
-#                                          artifacts/detection/detection.md; in the test command
+#                                          artifacts/detection/detection.md (not yet in the test command)
 #   scripts/detection-matrix.sh --full     the healthy run for 30 minutes; writes docs/detection.md
 # Needs root (the systemd sandbox of scripts/test-unit-sandbox.sh) and the tools of
 # scripts/install-deps.sh --test. Exit 1 when syncmon misses a fault, is late, or raises a false alarm.
