@@ -13,6 +13,11 @@
 #   DEBFULLNAME, DEBEMAIL      the Maintainer field (default: the author of the repository's
 #                              first commit)
 #   SYNCMON_DEB_LINTIAN=0      do not run lintian
+#   SYNCMON_DEB_COMPRESSION=gzip
+#                              data.tar compressed by gzip -1 instead of xz -6: the same package
+#                              but larger, seconds instead of a minute of CPU for a debug binary
+#                              (scripts/test.sh, where the test command's 15 minutes are tight);
+#                              ship xz
 # Prints the path of the package on its last line.
 #
 # Version: the binary's own (`syncmon --version`, SyncmonVersion.version in
@@ -355,7 +360,12 @@ chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles" "$root/DEBIAN/md5sums
 find "$root" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 deb="$outdir/syncmon_${version}_amd64.deb"
-dpkg-deb --build --root-owner-group -Zxz "$root" "$deb" >&2
+case "${SYNCMON_DEB_COMPRESSION:-xz}" in
+    xz) compression=(-Zxz) ;;
+    gzip) compression=(-Zgzip -z1) ;;
+    *) echo "package-deb: SYNCMON_DEB_COMPRESSION is xz or gzip, not $SYNCMON_DEB_COMPRESSION" >&2; exit 2 ;;
+esac
+dpkg-deb --build --root-owner-group "${compression[@]}" "$root" "$deb" >&2
 
 if [ "${SYNCMON_DEB_LINTIAN:-1}" = 1 ] && command -v lintian >/dev/null; then
     # Errors fail; warnings and the rest are printed (each one is explained in deploy/README.md).

@@ -118,9 +118,9 @@ start deploy scripts/test-deploy.sh
 start alerts scripts/test-alerts.sh
 # Six hosts in network namespaces, two site Prometheus servers, federation and VictoriaMetrics (~1 min).
 start fleet scripts/test-fleet.sh
-# The package (from the binary linked above), lintian, then dpkg -i, the units under systemd 252
+# The package (from the binary linked above; gzip -1, where xz took a minute of CPU), lintian, then dpkg -i, the units under systemd 252
 # in a sandbox, and dpkg --purge leaving nothing behind.
-start package env SYNCMON_DEB_SKIP_BUILD=1 scripts/test-package.sh
+start package env SYNCMON_DEB_SKIP_BUILD=1 SYNCMON_DEB_COMPRESSION=gzip scripts/test-package.sh
 # The Syncthing adapter against two real Syncthing instances on loopback (about 2 minutes).
 start syncthing scripts/syncthing/test-syncthing.sh
 # The canary on a pair of its own: deaf watcher caught, stopped peer never late, one-way rsync,
