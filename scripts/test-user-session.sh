@@ -15,7 +15,9 @@
 #   - unit: sources on her manager: her syncmon follows her own units (a crash loop is `error`,
 #     `kill -9` is engine_down with signalSIGKILL, a user timer's oneshot rsync gives export
 #     runs, a rules file's journal cursor survives a restart: nothing missed, nothing twice);
-#     a root syncmon with `user = alice` sees the same units (crash loop, timer), `unknown` (`user-manager-absent`)
+#     unison -repeat through the unison pack, Debian's own Syncthing user unit (up; kill -9 an
+#     error while systemd restarts it); a root syncmon with `user = alice` sees the same units
+#     (crash loop, kill -9, timer, unison's lines), `unknown` (`user-manager-absent`)
 #     within 10 s of `disable-linger` and back within 10 s of `enable-linger`.
 # Needs root (like the sandbox); exits 77 where it cannot build the container. ~30 s.
 #   scripts/test-user-session.sh [SYNCMON_BINARY]
@@ -90,13 +92,17 @@ printf "[Service]\nExecStart=/bin/sleep infinity\n" >victim.service
 printf "[Service]\nType=oneshot\nExecStart=/usr/bin/rsync -a /home/alice/src/ /home/alice/dst/\n" >mirror.service
 printf "[Timer]\nOnActiveSec=1s\nOnUnitActiveSec=2s\nAccuracySec=100ms\n" >mirror.timer
 printf "[Service]\nExecStart=/usr/bin/tail -n0 -F /home/alice/echo.in\n" >echoer.service
-mkdir -p /home/alice/src; : >/home/alice/echo.in
+printf "[Service]\nExecStart=/usr/bin/unison /home/alice/ua /home/alice/ub -batch -repeat 1 -confirmbigdel=false\n" >unison-docs.service
+mkdir -p /home/alice/src /home/alice/ua /home/alice/ub; : >/home/alice/echo.in
+for i in 1 2 3; do echo "$i" >/home/alice/ua/file-$i; done
 printf "[rule ping]\nmatch = ^ping\$\nemit = fetchedDatabaseChanges modifications=1 deletions=0\n" >/home/alice/.config/syncmon/echo.rules
 cat >/home/alice/.config/syncmon/syncmon.conf <<C
 host-network = off
 subscribe = crashy=unit:crashy.service
 subscribe = victim=unit:victim.service
 subscribe = mirror=unit:mirror.timer?phase=export
+subscribe = syncthing=unit:syncthing.service
+subscribe = unison=unit:unison-docs.service?rules=unison
 [source echo]
 unit = echoer.service
 rules = /home/alice/.config/syncmon/echo.rules
@@ -104,7 +110,9 @@ rules = /home/alice/.config/syncmon/echo.rules
 no-recent-import-after = 2h
 C'
 user_ctl daemon-reload
-user_ctl start crashy.service victim.service mirror.timer echoer.service || fail "alice's test units did not start"
+# Debian's own Syncthing user unit (/usr/lib/systemd/user/syncthing.service), as its docs start it.
+user_ctl start crashy.service victim.service mirror.timer echoer.service unison-docs.service syncthing.service \
+    || fail "alice's test units did not start"
 user_ctl restart syncmon.service || fail "systemctl --user restart (with unit: sources)"
 field() {  # field WHO ENGINE PYTHON-EXPRESSION-ON-r
     "${1}_status" | python3 -c "import json,sys; rows=[r for r in json.load(sys.stdin)['engines'] if r['engine']=='$2']; r=rows[0] if rows else {}; print($3)"
@@ -119,7 +127,18 @@ wait_for 15 summary_is alice victim engine_down || fail "victim not engine_down 
 alice_status | grep -q signalSIGKILL || fail "victim: no signalSIGKILL in $(alice_status)"
 runs() { [ "$(alice_metric 'syncmon_phase_runs_total{engine="mirror",database="default",phase="export"}')" -ge 2 ] 2>/dev/null; }
 wait_for 15 runs || fail "mirror: the user timer's rsync runs are not export runs: $(alice_status)"
-echo "ok: alice's syncmon follows her manager's units: crash loop error, kill -9 engine_down (signalSIGKILL), timer runs"
+unison_runs() { [ "$(alice_metric 'syncmon_phase_runs_total{engine="unison",database="default",phase="import"}')" -ge 2 ] 2>/dev/null; }
+wait_for 20 unison_runs || fail "unison: the user unit's cycles are not import runs through the pack: $(alice_status)"
+summary_is alice unison succeeded || fail "unison: not succeeded: $(alice_status)"
+syncthing_up() { [ "$(field alice syncthing "r.get('up')")" = True ]; }
+wait_for 20 syncthing_up || fail "Debian's Syncthing user unit not seen up: $(alice_status)"
+user_ctl kill -s KILL syncthing.service
+# Restart=on-failure, RestartSec=1: a failure outstanding (error), never engine_down.
+wait_for 15 summary_is alice syncthing error || fail "Syncthing's kill -9 not an error: $(alice_status)"
+field alice syncthing "r['setup']['error']['code']" | grep -qx signalSIGKILL || fail "Syncthing: no signalSIGKILL: $(alice_status)"
+wait_for 15 syncthing_up || fail "Syncthing not up again after its restart: $(alice_status)"
+echo "ok: alice's syncmon follows her manager's units: crash loop error, kill -9 engine_down (signalSIGKILL), timer runs,"
+echo "    unison -repeat cycles through the unison pack, Debian's Syncthing user unit (kill -9: error, restarted)"
 
 pings() { alice_metric 'syncmon_records_fetched_total{engine="echo",database="default",change="modification"}'; }
 pings_are() { [ "$(pings)" = "$1" ]; }
@@ -142,7 +161,7 @@ echo "ok: the journal cursor of a user unit survives a restart of alice's syncmo
 
 # A root syncmon (a transient service, as root: the shipped system unit's user may not reach a
 # user manager) following the same unit with user = alice.
-in_ns sh -c 'mkdir -p /etc/syncmon-root && printf "host-network = off\nsubscribe = crashy=unit:crashy.service?user=alice\nsubscribe = mirror=unit:mirror.timer?user=alice&phase=export\n[source victim]\nunit = victim.service\nuser = alice\n" >/etc/syncmon-root/syncmon.conf'
+in_ns sh -c 'mkdir -p /etc/syncmon-root && printf "host-network = off\nlog-level = debug\nsubscribe = crashy=unit:crashy.service?user=alice\nsubscribe = mirror=unit:mirror.timer?user=alice&phase=export\nsubscribe = unison=unit:unison-docs.service?user=alice&rules=unison\n[source victim]\nunit = victim.service\nuser = alice\n" >/etc/syncmon-root/syncmon.conf'
 in_ns systemd-run --quiet --unit=syncmon-root -p Type=notify /usr/local/bin/syncmon daemon --config /etc/syncmon-root/syncmon.conf \
     --listen 127.0.0.1:20100 --state-dir /var/lib/syncmon-root --events-socket /run/syncmon-root.sock || fail "the root syncmon did not start"
 root_status() { in_ns syncmon status --url http://127.0.0.1:20100 --json || true; }
@@ -153,6 +172,12 @@ wait_for 10 victim_up || fail "the root syncmon with user = alice does not see v
 wait_for 15 summary_is root crashy error || fail "the root syncmon: alice's crashy.service is not error: $(root_status)"
 root_runs() { [ "$(in_ns curl -fsS http://127.0.0.1:20100/metrics | awk 'index($0, "syncmon_phase_runs_total{engine=\"mirror\",database=\"default\",phase=\"export\"}") == 1 {print $2}')" -ge 2 ] 2>/dev/null; }
 wait_for 15 root_runs || fail "the root syncmon: alice's timer's runs are not export runs: $(root_status)"
+root_unison() { [ "$(in_ns curl -fsS http://127.0.0.1:20100/metrics | awk 'index($0, "syncmon_phase_runs_total{engine=\"unison\",database=\"default\",phase=\"import\"}") == 1 {print $2}')" -ge 2 ] 2>/dev/null; }
+wait_for 20 root_unison || fail "the root syncmon: alice's unison cycles (her lines in the system journal) are not import runs: $(root_status)"
+user_ctl kill -s KILL victim.service
+root_victim() { in_ns journalctl --no-pager -o cat -u syncmon-root.service | grep -i victim | tail -20; }
+wait_for 15 summary_is root victim engine_down || fail "the root syncmon: victim not engine_down after kill -9: $(root_status) $(root_victim)"
+root_status | grep -q signalSIGKILL || fail "the root syncmon: victim: no signalSIGKILL in $(root_status)"
 reason_is() { [ "$(field root victim "r.get('unknownReason')")" = "$1" ]; }
 in_ns loginctl disable-linger alice
 wait_for 10 reason_is user-manager-absent || fail "not unknown (user-manager-absent) 10 s after disable-linger: $(root_status)"
@@ -162,5 +187,5 @@ wait_for 30 in_ns systemctl is-active --quiet user@1500.service || fail "user@15
 wait_for 10 sh -c "! nsenter -t $inner -m -p -u -i -n -r -w -- syncmon status --url http://127.0.0.1:20100 --json 2>/dev/null | grep -q user-manager-absent" \
     || fail "still user-manager-absent 10 s after the manager started: $(root_status)"
 in_ns systemctl is-active --quiet syncmon-root.service || fail "the root syncmon did not survive its user manager's stop"
-echo "ok: a root syncmon with user = alice follows her units (crash loop error, timer runs); disable-linger: unknown (user-manager-absent); enable-linger: back"
+echo "ok: a root syncmon with user = alice follows her units (crash loop error, kill -9 engine_down, timer runs, unison through the pack); disable-linger: unknown (user-manager-absent); enable-linger: back"
 echo "test-user-session: all passed"

@@ -20,6 +20,9 @@ public enum UnitAction: Sendable, Equatable {
     case loaded
     /// systemd runs the service (or is bringing it back): the pair is up, no heartbeat needed.
     case up
+    /// The service runs, up already with its failure outstanding (found failed or mid-loop at
+    /// the first look, then started): the pair is tied to the source; the failure stays.
+    case running
     /// Stopped by request, or found inactive and never seen running.
     case stopped
     /// The service failed and systemd will not restart it: `engine_down` with the failure outstanding.

@@ -65,6 +65,8 @@ public struct UnitEventMapper: Sendable {
             self.setup(nil, at: now, into: &effects)
             // A timer's service runs now and then: its liveness is the timer's business, not a tie.
             if !oneshot { effects.events.append(self.event(.engineStarted(heartbeatInterval: nil), at: now)) }
+        case .running:
+            if !oneshot { effects.events.append(self.event(.engineStarted(heartbeatInterval: nil), at: now)) }
         case .stopped:
             effects.events.append(self.event(.engineStopped, at: now))
         case .failing(let failure):

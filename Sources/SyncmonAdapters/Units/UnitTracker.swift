@@ -41,6 +41,11 @@ public struct UnitTracker: Sendable {
         var pendingDown: Timestamp? = nil
         /// The start of the oneshot run in progress.
         var cycleStart: Timestamp? = nil
+        /// Whether the service was seen running in this up period, so that the pair is tied to
+        /// the source: a first look that finds it failed makes it up (systemd may restart it)
+        /// without that, and a start within the grace must still tie it, or a later failure
+        /// would never be `engine_down`.
+        var seenRunning = false
     }
 
     public private(set) var state: State = .unknown
@@ -106,8 +111,11 @@ public struct UnitTracker: Sendable {
         case .active, .reloading, .activating:
             if !self.isUp {
                 self.stopRequested = false
-                self.state = .up(Up(failure: self.failure))
+                self.state = .up(Up(failure: self.failure, seenRunning: true))
                 actions.append(.up)
+            } else if case .up(let up) = self.state, !up.seenRunning, snapshot.activeState == .active {
+                self.updateUp { $0.seenRunning = true }
+                actions.append(.running)
             }
             if snapshot.activeState == .active { self.updateUp { $0.activeSince = $0.activeSince ?? now } }
         case .failed where !(self.stopRequested || stopJob):

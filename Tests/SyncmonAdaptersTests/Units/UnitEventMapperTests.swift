@@ -54,4 +54,18 @@ struct UnitEventMapperTests {
         #expect((effects.notice != nil) == notice)
         if expected != nil { #expect(effects.events.isEmpty && !effects.markDown) }
     }
+
+    @Test(
+        "a service seen running ties the pair (engineStarted); only `up` also ends the setup's failure, `running` keeps it",
+        arguments: [
+            (UnitAction.up, ["containerEvent", "containerEvent", "engineStarted"]),
+            (.running, ["engineStarted"]),
+        ]
+    )
+    func running(action: UnitAction, expected: [String]) {
+        var mapper = UnitEventMapper(engine: InlineName("victim")!, database: Database("default")!, phases: [.export])
+        let effects = mapper.effects(of: action, oneshot: false, at: Self.now)
+        #expect(effects.events.map { String(describing: $0.payload).prefix { $0 != "(" } } == expected.map { Substring($0) })
+        #expect(mapper.effects(of: action, oneshot: true, at: Self.now).events.allSatisfy { if case .engineStarted = $0.payload { false } else { true } })
+    }
 }

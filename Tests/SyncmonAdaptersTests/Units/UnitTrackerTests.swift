@@ -240,4 +240,21 @@ struct UnitTrackerTests {
         #expect(Self.run([(80, stopping), (80, UnitSnapshot(activeState: .inactive, subState: .dead))], tracker: &tracker) == [[], [.stopped]])
         #expect(tracker.state == .stopped)
     }
+
+    /// A system syncmon's first look at a user's unit found it failed (an earlier `kill -9`), a
+    /// person started it again within the grace, and it was killed again: the start ties the
+    /// pair (`running`, the failure kept) so that the second kill is down, not an `error` for good
+    /// (scripts/test-user-session.sh found it).
+    @Test func foundFailedStartedWithinTheGraceThenKilledIsDown() {
+        var tracker = UnitTracker()
+        let killed = UnitSnapshot(activeState: .failed, subState: .failed, result: .signal, execMainCode: 2, execMainStatus: 9)
+        let failure = UnitFailure(code: "signalSIGKILL", since: Self.at(0))
+        #expect(tracker.observe(killed, at: Self.at(0)) == [.failing(failure)])
+        #expect(tracker.observe(Self.running, at: Self.at(0)) == [.running])
+        #expect(tracker.observe(Self.running, at: Self.at(1)) == [])
+        #expect(tracker.isUp && tracker.failure == failure)
+        #expect(tracker.observe(killed, at: Self.at(5)) == [])
+        #expect(tracker.nextTick() == Self.at(6))
+        #expect(tracker.tick(at: Self.at(6)) == [.down(failure)])
+    }
 }
