@@ -27,6 +27,12 @@ public final class SystemdBus {
         public var path: String
         public var interface: String
         public var values: [String: BusValue]
+
+        public init(path: String, interface: String, values: [String: BusValue]) {
+            self.path = path
+            self.interface = interface
+            self.values = values
+        }
     }
 
     private var bus: OpaquePointer?
@@ -171,6 +177,11 @@ public final class SystemdBus {
         public var announced = false
 
         public var isEmpty: Bool { !self.reloaded && !self.announced }
+
+        public init(reloaded: Bool = false, announced: Bool = false) {
+            self.reloaded = reloaded
+            self.announced = announced
+        }
     }
 
     /// The news since the last call.

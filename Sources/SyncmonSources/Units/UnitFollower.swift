@@ -48,9 +48,9 @@ final class UnitFollower {
         var backoff = ReconnectBackoff.standard
         var failures = 0
         while !self.wokenBefore {
-            let bus: SystemdBus
+            let bus: any UnitManagerBus
             do {
-                bus = try SystemdBus(manager: self.source.manager)
+                bus = try self.source.connect(self.source.manager)
             } catch {
                 failures += 1
                 self.waitForWake(milliseconds: self.managerUnreachable(error, failures: failures, backoff: &backoff))
@@ -118,7 +118,7 @@ final class UnitFollower {
     static let managerAbsentReason = "user-manager-absent"
 
     /// A `.timer` is followed through the service it activates.
-    private func resolveService(_ bus: SystemdBus) throws(SystemdError) -> String {
+    private func resolveService(_ bus: any UnitManagerBus) throws(SystemdError) -> String {
         guard self.source.unit.hasSuffix(".timer") else { return self.source.unit }
         let path = try bus.loadUnit(self.source.unit)
         if case .string(let service) = try bus.properties(path: path, interface: "org.freedesktop.systemd1.Timer")["Unit"] ?? .other,
@@ -130,7 +130,7 @@ final class UnitFollower {
     }
 
     /// Reads the unit at `path`: its state first (its lines count only while it is up), then the journal.
-    private func look(_ bus: SystemdBus, unit: String, path: String) throws(SystemdError) {
+    private func look(_ bus: any UnitManagerBus, unit: String, path: String) throws(SystemdError) {
         self.snapshot = try self.read(bus, path: path)
         self.apply(self.tracker.observe(self.snapshot, at: self.clock.wallTime()), unit: unit)
         if self.source.rules != nil, self.journal == nil { self.openJournal(bus, unit: unit, path: path) }
@@ -140,7 +140,7 @@ final class UnitFollower {
     /// loaded again; after a `UnitNew` only read if systemd still has it. Loading it there would
     /// make another object, announced by another `UnitNew`, for a unit that is still missing:
     /// a loop.
-    private func lookAgain(_ bus: SystemdBus, unit: String, after news: SystemdBus.LoadNews) throws(SystemdError) {
+    private func lookAgain(_ bus: any UnitManagerBus, unit: String, after news: SystemdBus.LoadNews) throws(SystemdError) {
         if news.reloaded {
             try self.look(bus, unit: unit, path: try bus.loadUnit(unit))
         } else if news.announced, let path = bus.loadedUnit(unit) {
@@ -148,7 +148,7 @@ final class UnitFollower {
         }
     }
 
-    private func read(_ bus: SystemdBus, path: String) throws(SystemdError) -> UnitSnapshot {
+    private func read(_ bus: any UnitManagerBus, path: String) throws(SystemdError) -> UnitSnapshot {
         var snapshot = UnitSnapshot(activeState: .inactive, subState: .dead)
         snapshot.merge(try bus.properties(path: path, interface: "org.freedesktop.systemd1.Unit"))
         if snapshot.loadState == .loaded {
@@ -158,7 +158,7 @@ final class UnitFollower {
     }
 
     /// Waits on the bus, the journal and the wake descriptor; returns when woken, throws when the bus is gone.
-    private func follow(_ bus: SystemdBus, path: String, unit: String) throws(SystemdError) {
+    private func follow(_ bus: any UnitManagerBus, path: String, unit: String) throws(SystemdError) {
         while true {
             // Drained before each wait: signals that came in while a method call waited for its
             // reply are already read off the socket, and polling it would not see them.
@@ -201,7 +201,7 @@ final class UnitFollower {
     }
 
     /// One `PropertiesChanged` of the unit: merged, logged at debug, observed.
-    private func take(_ change: SystemdBus.Change, bus: SystemdBus, unit: String) {
+    private func take(_ change: SystemdBus.Change, bus: any UnitManagerBus, unit: String) {
         self.snapshot.merge(change.values)
         if let job = change.values["Job"], case .job(let id, _) = job, id != 0 {
             self.snapshot.jobType = self.jobType(bus, job: job)
@@ -213,7 +213,7 @@ final class UnitFollower {
         self.apply(self.tracker.observe(self.snapshot, at: self.clock.wallTime()), unit: unit)
     }
 
-    private func jobType(_ bus: SystemdBus, job: BusValue) -> String {
+    private func jobType(_ bus: any UnitManagerBus, job: BusValue) -> String {
         guard case .job(_, let path) = job, case .string(let type)? = try? bus.properties(path: path, interface: "org.freedesktop.systemd1.Job")["JobType"]
         else { return "unknown" }
         return type
@@ -257,7 +257,7 @@ final class UnitFollower {
         }
     }
 
-    private func openJournal(_ bus: SystemdBus, unit: String, path: String) {
+    private func openJournal(_ bus: any UnitManagerBus, unit: String, path: String) {
         var cursor: String? = nil
         if case .success(let document)? = self.cursorFile.load(), document.unit == unit { cursor = document.cursor }
         do {
@@ -278,7 +278,7 @@ final class UnitFollower {
     }
 
     /// Every new entry through the rules; the cursor saved after the batch.
-    private func readJournal(_ bus: SystemdBus, unit: String, path: String) {
+    private func readJournal(_ bus: any UnitManagerBus, unit: String, path: String) {
         guard let journal = self.journal, let rules = self.source.rules?.current else { return }
         journal.process()
         var cursor: String? = nil
@@ -320,7 +320,7 @@ final class UnitFollower {
     /// that just started writes its first lines while systemd's signal that it runs may still be
     /// on its way over the bus, and dropping them with the cursor moved on loses them for good
     /// (one tick in sixty in the end-to-end test, now and then).
-    private func refreshState(_ bus: SystemdBus, unit: String, path: String) {
+    private func refreshState(_ bus: any UnitManagerBus, unit: String, path: String) {
         guard let snapshot = try? self.read(bus, path: path) else { return }
         self.snapshot = snapshot
         self.apply(self.tracker.observe(snapshot, at: self.clock.wallTime()), unit: unit)

@@ -29,6 +29,8 @@ struct UnitSource: EventSource {
     let manager: SystemdManager
     /// Where the service's automatic restarts are counted (`syncmon_unit_restarts_total`).
     let restarts: UnitRestartCounter
+    /// How the manager's bus is opened: systemd's, unless a test scripts one.
+    var connect: UnitManagerConnector = { manager throws(SystemdError) in try SystemdBus(manager: manager) }
 
     func run(in context: SourceContext) async {
         let thread: BlockingThread
