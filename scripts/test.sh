@@ -21,11 +21,16 @@ stop_background() {
     for pid in "${background_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
 }
 trap stop_background EXIT
+# Each phase's CPU time (user + system, its children's included) is printed beside its wall
+# time: on two cores the phases that run side by side share the CPU, and the sum is what the
+# run's length follows.
+TIMEFORMAT='%1U %1S'
+cpu_of() { awk '{ print $1 + $2 }' "$1" 2>/dev/null || echo "?"; }
 phase() {
     local name=$1 began=$SECONDS status=0
     shift
-    "$@" || status=$?
-    echo "phase $name: $((SECONDS - began)) s, exit $status"
+    { time "$@" 2>&3; } 3>&2 2>"$logs/$name.cpu" || status=$?
+    echo "phase $name: $((SECONDS - began)) s, exit $status, cpu $(cpu_of "$logs/$name.cpu") s"
     return "$status"
 }
 start() {
@@ -36,8 +41,8 @@ start() {
     set -m
     (
         began=$SECONDS status=0
-        "$@" >"$logs/$name.log" 2>&1 </dev/null || status=$?
-        echo "phase $name: $((SECONDS - began)) s, exit $status" >"$logs/$name.time"
+        { time "$@" >"$logs/$name.log" 2>&1 </dev/null; } 2>"$logs/$name.cpu" || status=$?
+        echo "phase $name: $((SECONDS - began)) s, exit $status, cpu $(cpu_of "$logs/$name.cpu") s" >"$logs/$name.time"
         exit "$status"
     ) &
     background_pids+=($!)
