@@ -111,7 +111,7 @@ struct UnitSourceServiceTests {
         await harness.run(Self.source(connect, manager: .user(name: "alice", uid: 1500))) {
             // The retry after a missing user manager is a second of real time (UserManagerRetry).
             #expect(await Polling.until { harness.model.calls.contains(.setUnknown("victim/default", because: "user-manager-absent")) })
-            #expect(harness.health.status().state == .disconnected)
+            // (Not asserted disconnected here: the retry a second later may already have connected.)
             #expect(await Polling.until { Self.story(harness.model) == ["ok", "up"] }, "\(Self.story(harness.model))")
             #expect(harness.model.calls.last == .setUnknown("victim/default", because: nil), "\(harness.model.calls)")
             #expect(harness.health.status().state == .connected)
