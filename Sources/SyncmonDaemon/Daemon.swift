@@ -11,10 +11,10 @@ import SyncmonWeb
 import UnixSignals
 
 /// Builds and runs the daemon: every long-running part a `Service` in one `ServiceGroup`.
-public enum Daemon {
+package enum Daemon {
     /// Runs until SIGTERM or SIGINT. `load` builds the configuration (defaults, file, flags) and
     /// is called again on SIGHUP, which also sets `logLevel` (the handlers' shared level).
-    public static func run(
+    package static func run(
         load: @escaping @Sendable () throws -> DaemonConfiguration,
         logger: Logger,
         logLevel: SharedLogLevel? = nil,

@@ -7,7 +7,7 @@ import Glibc
 /// Why the daemon cannot run, typed to the boundary: the executable prints it (the message
 /// names the thing and the fix) and exits with its status (docs/operations.md, "Exit status of
 /// `syncmon daemon`"). The statuses are sysexits(3)'s, each kept to one meaning.
-public enum DaemonError: Error, CustomStringConvertible, Equatable {
+package enum DaemonError: Error, CustomStringConvertible, Equatable {
     /// The events socket or the state directory is another daemon's, or cannot be told not
     /// to be: 73 (EX_CANTCREAT).
     case taken(String)
@@ -21,7 +21,7 @@ public enum DaemonError: Error, CustomStringConvertible, Equatable {
     /// The system refused what the daemon needs (a socket, a directory, a file): 1.
     case system(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .taken(let message), .configuration(let message), .permission(let message), .cannotWrite(let message), .system(let message):
             message
@@ -29,7 +29,7 @@ public enum DaemonError: Error, CustomStringConvertible, Equatable {
     }
 
     /// The daemon's exit status for it.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .taken: 73
         case .configuration: 78
@@ -45,7 +45,7 @@ extension DaemonError {
     /// `path` (the directory, a parent it needed, or its lock file). Said once, with the fix:
     /// permission denied is 77, anything else (a read-only file system, a full one) is 74; 73
     /// stays "another daemon's".
-    public static func stateDirectory(_ directory: String, failedAt path: String, code: Int32) -> DaemonError {
+    package static func stateDirectory(_ directory: String, failedAt path: String, code: Int32) -> DaemonError {
         let inside = path == directory || path.hasPrefix(directory + "/")
         let head = "cannot write the state directory \(directory)"
         switch code {

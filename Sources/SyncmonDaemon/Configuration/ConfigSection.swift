@@ -5,7 +5,7 @@ import SyncmonSources
 /// `[source NAME]` here, `[canary …]` and `[notify …]` beside their keys' declarations.
 extension ConfigSection {
     /// `[engine NAME]`, or `the top of the file`.
-    public var description: String { self.word.map { "[\($0) \(self.nameForm)]" } ?? "the top of the file" }
+    package var description: String { self.word.map { "[\($0) \(self.nameForm)]" } ?? "the top of the file" }
 
     /// How errors say where a key is refused: `per engine`, `at the top of the file`.
     var refusalPlace: String { self.word.map { "per \($0)" } ?? "at the top of the file" }
@@ -13,7 +13,7 @@ extension ConfigSection {
 
 extension ConfigSection {
     /// Lines before the first section header.
-    public static let global = ConfigSection(
+    package static let global = ConfigSection(
         word: nil,
         nameForm: "",
         purpose: "Settings for the whole daemon.",
@@ -23,7 +23,7 @@ extension ConfigSection {
     )
 
     /// `[engine NAME]`: thresholds and who may report, for every database of one engine.
-    public static let engine = ConfigSection(
+    package static let engine = ConfigSection(
         word: "engine",
         nameForm: "NAME",
         purpose: """
@@ -48,7 +48,7 @@ extension ConfigSection {
     )
 
     /// `[source NAME]`: what the subscribe source `NAME` needs besides its URL.
-    public static let source = ConfigSection(
+    package static let source = ConfigSection(
         word: "source",
         nameForm: "NAME",
         purpose: "What the subscribe source NAME (`subscribe = NAME=URL`) needs besides its URL.",

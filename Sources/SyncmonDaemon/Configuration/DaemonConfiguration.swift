@@ -12,78 +12,78 @@ import SyncmonWeb
 /// Everything `syncmon daemon` runs with: built from defaults, then the configuration file, then
 /// the command-line flags (flags win). Each setting's key, flag and parser are declared once in
 /// ``DaemonSetting``.
-public struct DaemonConfiguration: Sendable, Equatable {
+package struct DaemonConfiguration: Sendable, Equatable {
     /// HTTP listen addresses (`host:port`; `[::1]:port` for IPv6).
-    public var listen: [String] = [DefaultPaths.listenAddress]
+    package var listen: [String] = [DefaultPaths.listenAddress]
     /// Whether the default listen address moves to the next free port when taken: a user's
     /// daemon beside a system one (docs/user-sessions.md). Never as root.
-    public var movesOffTakenDefaultPort: Bool
+    package var movesOffTakenDefaultPort: Bool
     /// The push socket engines write events to.
-    public var eventsSocket: String
+    package var eventsSocket: String
     /// Streams to subscribe to (`unix:`, `http://`, `file:`), each named for its metrics label.
-    public var subscribe: [String] = []
+    package var subscribe: [String] = []
     /// `file:` sources without a saved offset start at the file's start instead of its end (`--from-start`).
-    public var subscribeFromStart = false
+    package var subscribeFromStart = false
     /// Where state is persisted.
-    public var stateDirectory: String
+    package var stateDirectory: String
     /// The configuration file, when one is used (re-read on SIGHUP).
-    public var configFile: String? = nil
+    package var configFile: String? = nil
     /// Where the log goes (`--log-target`).
-    public var logTarget = LogTarget.auto
+    package var logTarget = LogTarget.auto
     /// The lowest level logged (`--log-level`); a reload applies it to the running logger.
-    public var logLevel = Logger.Level.info
+    package var logLevel = Logger.Level.info
     /// How stderr lines read (`--log-format`).
-    public var logFormat = LogFormat.text
+    package var logFormat = LogFormat.text
     /// Global stall thresholds, per-engine overrides and the pair limit.
-    public var thresholds = StallThresholds.defaults
+    package var thresholds = StallThresholds.defaults
     /// Per-engine thresholds: only the reasons an engine's section sets; the rest follow the
     /// global values (so a global flag still reaches engines that did not set that reason).
-    public var engineThresholds: [String: [StallReason: TimeSpan]] = [:]
-    public var maximumPairs = 1000
+    package var engineThresholds: [String: [StallReason: TimeSpan]] = [:]
+    package var maximumPairs = 1000
     /// Who may report for an engine over the push socket (`allowed-users`, `allowed-groups`).
-    public var peerPolicies: [String: PeerPolicy] = [:]
+    package var peerPolicies: [String: PeerPolicy] = [:]
     /// What `[source NAME]` sections say, by source name.
-    public var sourceSettings: [String: SourceSettings] = [:]
+    package var sourceSettings: [String: SourceSettings] = [:]
     /// Concurrent push connections (docs/configuration.md#limits).
-    public var maximumConnections = 256
+    package var maximumConnections = 256
     /// The longest event line in bytes (docs/configuration.md#limits).
-    public var maximumLineLength = 65_536
+    package var maximumLineLength = 65_536
     /// The largest HTTP request head in bytes, and how long a request may take to arrive.
-    public var maximumRequestHeadSize = 8192
-    public var requestReadTimeout = TimeSpan.seconds(10 as Int64)
+    package var maximumRequestHeadSize = 8192
+    package var requestReadTimeout = TimeSpan.seconds(10 as Int64)
     /// How long state changes may wait before they are written (docs/operations.md#reliability: at most a second lost).
-    public var persistInterval = TimeSpan.seconds(1 as Int64)
+    package var persistInterval = TimeSpan.seconds(1 as Int64)
     /// How the host's own network view is learnt (`--host-network`).
     package var hostNetwork = HostNetworkMode.auto
     /// `--web.config.file` / `web-config-file`: TLS and basic auth for every listener.
-    public var webConfigFile: String? = nil
+    package var webConfigFile: String? = nil
     /// That file, loaded (by whoever builds the configuration, so a bad file stops the start
     /// and a reload like any other configuration error); nil serves plain HTTP to anyone.
-    public var web: WebSecurity? = nil
+    package var web: WebSecurity? = nil
     /// Canaries by `ENGINE/DATABASE` (`--canary`, `[canary …]` sections, docs/canary.md).
     package var canaries: [String: CanarySetting] = [:]
     /// `--canary ENGINE/DATABASE=PATH` values, which set (or override) those canaries' paths.
-    public var canaryFlags: [String] = []
+    package var canaryFlags: [String] = []
     /// Notification routes by name (`[notify NAME]` sections, docs/notifications.md).
-    public var notifyRoutes: [String: NotifyRouteSetting] = [:]
+    package var notifyRoutes: [String: NotifyRouteSetting] = [:]
     /// The line of each section's header in the configuration file, by `WORD NAME`: for errors
     /// about a section as a whole (a route without a target).
-    public var sectionLines: [String: Int] = [:]
+    package var sectionLines: [String: Int] = [:]
 
     /// Defaults for the current user and environment (docs/protocol.md#transports, docs/operations.md#systemd): systemd's
     /// `$RUNTIME_DIRECTORY`/`$STATE_DIRECTORY` first, then the system paths as root, then the
     /// user's XDG directories.
-    public init(environment: [String: String] = DaemonConfiguration.processEnvironment, isRoot: Bool = getuid() == 0) {
+    package init(environment: [String: String] = DaemonConfiguration.processEnvironment, isRoot: Bool = getuid() == 0) {
         self.eventsSocket = DefaultPaths.daemonEventsSocket(environment: environment, isRoot: isRoot, userID: getuid())
         self.stateDirectory = DefaultPaths.stateDirectory(environment: environment, isRoot: isRoot)
         self.movesOffTakenDefaultPort = !isRoot
     }
 
     /// The defaults as the reference shows them: root's, outside systemd.
-    public static let reference = DaemonConfiguration(environment: [:], isRoot: true)
+    package static let reference = DaemonConfiguration(environment: [:], isRoot: true)
 
     /// The process environment as a dictionary.
-    public static var processEnvironment: [String: String] {
+    package static var processEnvironment: [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {
@@ -97,7 +97,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 
     /// The state model's configuration.
-    public var monitorConfiguration: MonitorConfiguration {
+    package var monitorConfiguration: MonitorConfiguration {
         var perEngine: [InlineName: StallThresholds] = [:]
         for (engine, overrides) in self.engineThresholds {
             guard let name = InlineName(engine) else { continue }

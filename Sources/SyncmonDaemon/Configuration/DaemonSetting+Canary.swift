@@ -6,7 +6,7 @@ import SyncmonSources
 /// (defaults filled in, PATH checked) by ``CanarySetting/resolve(_:)`` at load.
 extension ConfigSection {
     /// `[canary ENGINE/DATABASE]`: one canary, for the pair ENGINE/DATABASE.
-    public static let canary = ConfigSection(
+    package static let canary = ConfigSection(
         word: "canary",
         nameForm: "ENGINE/DATABASE",
         purpose: """
@@ -52,7 +52,7 @@ extension DaemonSetting {
     /// The canary settings, in the order of help and the reference.
     static let canarySettings: [DaemonSetting] = [.canaryPath, .canaryInterval, .canaryLateAfter, .canaryHost, .canaryMode]
 
-    public static let canary = DaemonSetting(
+    package static let canary = DaemonSetting(
         "canary",
         .canaryFlag,
         example: "syncthing/photos=/srv/photos",
@@ -90,31 +90,31 @@ extension DaemonSetting {
         )
     }
 
-    public static let canaryPath = canaryKey(
+    package static let canaryPath = canaryKey(
         "path", .absolutePath, default: "none (required)", example: "/srv/photos",
         summary: "The folder the engine syncs: an existing directory, not a symbolic link (else exit 78); the canary lives in PATH/.syncmon/.",
         read: \.path
     ) { $0.path = $1 }
 
-    public static let canaryInterval = canaryKey(
+    package static let canaryInterval = canaryKey(
         "interval", .positiveDuration, default: "60s", example: "60s",
         summary: "How often this host writes its canary and reads the peers' at the latest (sooner on inotify).",
         read: \.interval
     ) { $0.interval = $1 }
 
-    public static let canaryLateAfter = canaryKey(
+    package static let canaryLateAfter = canaryKey(
         "late-after", .duration(zero: "disables the stall"), default: "10m", example: "10m",
         summary: "T of the stall canary_late.",
         read: \.lateAfter
     ) { $0.lateAfter = $1 }
 
-    public static let canaryHost = canaryKey(
+    package static let canaryHost = canaryKey(
         "host", .canaryHost, default: "the host name", example: "nas",
         summary: "This host's name in the canary (the host name up to its first dot by default).",
         read: \.host
     ) { $0.host = $1 }
 
-    public static let canaryMode = canaryKey(
+    package static let canaryMode = canaryKey(
         "mode", .choice("MODE"), default: "both", example: "both",
         summary: "both; receive for the receiving end of a one-way sync (only reads); send for its sending end (only writes).",
         read: \.mode

@@ -23,7 +23,7 @@ import SyncmonSystemd
 /// ``ConfigSection`` (its word, name check and examples) named by its keys' targets.
 extension DaemonSetting {
     /// Every setting, in the order of help and the reference.
-    public static let all: [DaemonSetting] =
+    package static let all: [DaemonSetting] =
         [.listen, .webConfigFile, .eventsSocket, .subscribe, .canary, .fromStart, .maxConnections, .maxEngines, .hostNetwork]
         + [.stateDirectory, .config, .logTarget, .logLevel, .logFormat]
         + StallReason.thresholdReasons.map(DaemonSetting.threshold)
@@ -32,13 +32,13 @@ extension DaemonSetting {
         + DaemonSetting.notifySettings
 
     /// The setting whose file key or flag is `name` (`no-progress-after`, `--web.config.file`).
-    public static func named(_ name: String) -> DaemonSetting? {
+    package static func named(_ name: String) -> DaemonSetting? {
         Self.all.first { $0.key == name || $0.flag == name }
     }
 
     // MARK: HTTP
 
-    public static let listen = DaemonSetting(
+    package static let listen = DaemonSetting(
         "listen",
         .listenAddress,
         reload: .restart,
@@ -48,7 +48,7 @@ extension DaemonSetting {
         .list(\.listen)
     )
 
-    public static let webConfigFile = DaemonSetting(
+    package static let webConfigFile = DaemonSetting(
         "web-config-file",
         flag: .named("--web.config.file"),
         .text("PATH", accepted: "the path of a web configuration file"),
@@ -66,7 +66,7 @@ extension DaemonSetting {
 
     // MARK: Event input
 
-    public static let eventsSocket = DaemonSetting(
+    package static let eventsSocket = DaemonSetting(
         "events-socket",
         .text("PATH", accepted: "the path of a Unix socket"),
         default: "$RUNTIME_DIRECTORY/events.sock under systemd, /run/syncmon/events.sock as root, else $XDG_RUNTIME_DIR/syncmon/events.sock",
@@ -80,7 +80,7 @@ extension DaemonSetting {
         .global(\.eventsSocket)
     )
 
-    public static let subscribe = DaemonSetting(
+    package static let subscribe = DaemonSetting(
         "subscribe",
         .source,
         example: "notes=unix:/run/notes/events.sock",
@@ -99,7 +99,7 @@ extension DaemonSetting {
         .list(\.subscribe)
     )
 
-    public static let fromStart = DaemonSetting(
+    package static let fromStart = DaemonSetting(
         "from-start",
         flag: .onOff,
         .boolean,
@@ -108,7 +108,7 @@ extension DaemonSetting {
         .global(\.subscribeFromStart)
     )
 
-    public static let maxConnections = DaemonSetting(
+    package static let maxConnections = DaemonSetting(
         "max-connections",
         flag: .none,
         .positiveInteger,
@@ -117,7 +117,7 @@ extension DaemonSetting {
         .global(\.maximumConnections)
     )
 
-    public static let maxEngines = DaemonSetting(
+    package static let maxEngines = DaemonSetting(
         "max-engines",
         .positiveInteger,
         reload: .atOnce,
@@ -126,7 +126,7 @@ extension DaemonSetting {
         .global(\.maximumPairs)
     )
 
-    public static let hostNetwork = DaemonSetting(
+    package static let hostNetwork = DaemonSetting(
         "host-network",
         .choice("MODE"),
         reload: .restart,
@@ -142,7 +142,7 @@ extension DaemonSetting {
 
     // MARK: State and logs
 
-    public static let stateDirectory = DaemonSetting(
+    package static let stateDirectory = DaemonSetting(
         "state-dir",
         .text("DIR", accepted: "a directory path"),
         default: "$STATE_DIRECTORY under systemd, /var/lib/syncmon as root, else $XDG_STATE_HOME/syncmon or ~/.local/state/syncmon",
@@ -152,7 +152,7 @@ extension DaemonSetting {
         .global(\.stateDirectory)
     )
 
-    public static let config = DaemonSetting(
+    package static let config = DaemonSetting(
         "config",
         .text("PATH", accepted: "the path of a configuration file"),
         default: "the first readable of $XDG_CONFIG_HOME/syncmon/syncmon.conf (not as root) and /etc/syncmon/syncmon.conf",
@@ -164,7 +164,7 @@ extension DaemonSetting {
         .global(\.configFile)
     )
 
-    public static let logTarget = DaemonSetting(
+    package static let logTarget = DaemonSetting(
         "log-target",
         .choice("TARGET"),
         reload: .restart,
@@ -177,7 +177,7 @@ extension DaemonSetting {
         .global(\DaemonConfiguration.logTarget)
     )
 
-    public static let logFormat = DaemonSetting(
+    package static let logFormat = DaemonSetting(
         "log-format",
         .choice("FORMAT"),
         example: "logfmt",
@@ -191,7 +191,7 @@ extension DaemonSetting {
         .global(\DaemonConfiguration.logFormat)
     )
 
-    public static let logLevel = DaemonSetting(
+    package static let logLevel = DaemonSetting(
         "log-level",
         .choice("LEVEL"),
         reload: .atOnce,
@@ -203,7 +203,7 @@ extension DaemonSetting {
     // MARK: Stall thresholds
 
     /// The stall threshold of `reason`: `--no-progress-after`, also per engine.
-    public static func threshold(_ reason: StallReason) -> DaemonSetting {
+    package static func threshold(_ reason: StallReason) -> DaemonSetting {
         let summary: String
         switch reason {
         case .notSyncing: summary = "Stall (not_syncing) when setup succeeded but no import started for this long."
@@ -234,7 +234,7 @@ extension DaemonSetting {
 
     // MARK: Per engine
 
-    public static let allowedUsers = DaemonSetting(
+    package static let allowedUsers = DaemonSetting(
         "allowed-users",
         flag: .none,
         .accounts(groups: false),
@@ -249,7 +249,7 @@ extension DaemonSetting {
         )
     )
 
-    public static let allowedGroups = DaemonSetting(
+    package static let allowedGroups = DaemonSetting(
         "allowed-groups",
         flag: .none,
         .accounts(groups: true),
@@ -266,7 +266,7 @@ extension DaemonSetting {
 
     // MARK: Per source
 
-    public static let apiKeyFile = DaemonSetting(
+    package static let apiKeyFile = DaemonSetting(
         "api-key-file",
         flag: .none,
         .absolutePath,

@@ -7,7 +7,7 @@ import SyncmonNotify
 /// the running ones and says that changes take a restart.
 extension ConfigSection {
     /// `[notify NAME]`: one notification route.
-    public static let notify = ConfigSection(
+    package static let notify = ConfigSection(
         word: "notify",
         nameForm: "NAME",
         purpose: """
@@ -76,7 +76,7 @@ extension DaemonSetting {
         )
     }
 
-    public static let notifyCommand = notifyKey(
+    package static let notifyCommand = notifyKey(
         "command", .commandWords, default: "none", example: "/usr/local/bin/notify-me --urgent",
         summary: """
             Target: run this program (an absolute path, arguments split like ExecStart=, no shell) with the \
@@ -85,103 +85,103 @@ extension DaemonSetting {
         read: { $0.command.map(AnyHashable.init) }
     ) { $0.command = $1 }
 
-    public static let notifyMailTo = notifyKey(
+    package static let notifyMailTo = notifyKey(
         "mail-to", .mailAddresses, default: "none", example: "admin@example.org",
         summary: "Target: mail to these addresses (separated by commas), handed to sendmail -t -oi.",
         read: { $0.mailTo.map(AnyHashable.init) }
     ) { $0.mailTo = $1 }
 
-    public static let notifyWebhook = notifyKey(
+    package static let notifyWebhook = notifyKey(
         "webhook", .webURL, default: "none", example: "https://hooks.example.org/syncmon",
         summary: "Target: POST the notification's JSON to this http or https URL; a 2xx answer is delivered.",
         read: { $0.webhook.map(AnyHashable.init) }
     ) { $0.webhook = $1 }
 
-    public static let notifyDesktop = notifyKey(
+    package static let notifyDesktop = notifyKey(
         "desktop", .boolean, default: "no", example: "no",
         summary: "Target: the desktop's notifications on the session bus of the user syncmon runs as (docs/user-sessions.md).",
         read: { $0.desktop.map(AnyHashable.init) }
     ) { $0.desktop = $1 }
 
-    public static let notifyWhen = notifyKey(
+    package static let notifyWhen = notifyKey(
         "when", .summaries, default: "error, stalled, engine_down", example: "error, stalled, engine_down",
         summary: "The summaries that make a pair fire (no_network, account_not_available and unknown may be added).",
         read: { $0.when.map(AnyHashable.init) }
     ) { $0.when = $1 }
 
-    public static let notifyEngines = notifyKey(
+    package static let notifyEngines = notifyKey(
         "engines", .pairPatterns, default: "every pair", example: "syncthing/*, backup-*",
         summary: "The pairs the route covers: globs (* and ?) over ENGINE/DATABASE, or over ENGINE when there is no /.",
         read: { $0.engines.map(AnyHashable.init) }
     ) { $0.engines = $1 }
 
-    public static let notifyHold = notifyKey(
+    package static let notifyHold = notifyKey(
         "hold", .duration(), default: "5m", example: "5m",
         summary: "How long a summary stays in (or out of) when before the pair fires (or resolves).",
         read: { $0.hold.map(AnyHashable.init) }
     ) { $0.hold = $1 }
 
-    public static let notifyResolved = notifyKey(
+    package static let notifyResolved = notifyKey(
         "resolved", .boolean, default: "yes", example: "yes",
         summary: "Whether a notification is sent when a fired pair resolves.",
         read: { $0.resolved.map(AnyHashable.init) }
     ) { $0.resolved = $1 }
 
-    public static let notifyRepeat = notifyKey(
+    package static let notifyRepeat = notifyKey(
         "repeat", .duration(zero: "never repeats"), default: "24h", example: "24h",
         summary: "How often a pair still firing is sent again.",
         read: { $0.repeatInterval.map(AnyHashable.init) }
     ) { $0.repeatInterval = $1 }
 
-    public static let notifyGroup = notifyKey(
+    package static let notifyGroup = notifyKey(
         "group", .duration(), default: "30s", example: "30s",
         summary: "Pairs that fire (or resolve) within this span of the first go out as one notification.",
         read: { $0.group.map(AnyHashable.init) }
     ) { $0.group = $1 }
 
-    public static let notifyRateLimit = notifyKey(
+    package static let notifyRateLimit = notifyKey(
         "rate-limit", .positiveInteger, default: "20", example: "20",
         summary: "At most this many notifications an hour; what it holds back is folded into the next one.",
         read: { $0.rateLimit.map(AnyHashable.init) }
     ) { $0.rateLimit = $1 }
 
-    public static let notifyTimeout = notifyKey(
+    package static let notifyTimeout = notifyKey(
         "timeout", .positiveDuration, default: "30s", example: "30s",
         summary: "How long one delivery may take (then SIGTERM, SIGKILL for a command); longer is a failed delivery.",
         read: { $0.timeout.map(AnyHashable.init) }
     ) { $0.timeout = $1 }
 
-    public static let notifyPageURL = notifyKey(
+    package static let notifyPageURL = notifyKey(
         "page-url", .webURL, default: "none", example: "http://nas.local:9478",
         summary: "The status page's address: each pair's page (PAGE-URL/pair/ENGINE/DATABASE) goes in the notification.",
         read: { $0.pageURL.map(AnyHashable.init) }
     ) { $0.pageURL = $1 }
 
-    public static let notifySendmail = notifyKey(
+    package static let notifySendmail = notifyKey(
         "sendmail", .absolutePath, default: "/usr/sbin/sendmail", example: "/usr/sbin/sendmail",
         summary: "The sendmail program mail-to hands messages to (exim4, postfix and msmtp all provide it).",
         read: { $0.sendmail.map(AnyHashable.init) }
     ) { $0.sendmail = $1 }
 
-    public static let notifyMailFrom = notifyKey(
+    package static let notifyMailFrom = notifyKey(
         "mail-from", .mailAddress, default: "syncmon@HOSTNAME", example: "syncmon@nas.example.org",
         summary: "The From: address of mail-to's messages.",
         read: { $0.mailFrom.map(AnyHashable.init) }
     ) { $0.mailFrom = $1 }
 
-    public static let notifyWebhookHeader = notifyKey(
+    package static let notifyWebhookHeader = notifyKey(
         "webhook-header", .webhookHeader, default: "none", example: "Authorization: Bearer 0123abcd",
         summary: "A header sent with every webhook request (repeatable).",
         read: { $0.webhookHeaders.isEmpty ? nil : AnyHashable($0.webhookHeaders) }
     ) { $0.webhookHeaders.append($1) }
 
-    public static let notifyWebhookHeaderFile = notifyKey(
+    package static let notifyWebhookHeaderFile = notifyKey(
         "webhook-header-file", .webhookHeaderFile, default: "none", example: "Authorization: /etc/syncmon/webhook-token",
         summary: "A header whose value is the first line of a file, read at each delivery: a secret kept out of the configuration (repeatable).",
         read: { $0.webhookHeaderFiles.isEmpty ? nil : AnyHashable($0.webhookHeaderFiles) }
     ) { $0.webhookHeaderFiles.append($1) }
 
-    public static let notifyWebhookCAFile = notifyKey(
+    package static let notifyWebhookCAFile = notifyKey(
         "webhook-ca-file", .absolutePath, default: "the system's CAs", example: "/etc/syncmon/hooks-ca.pem",
         summary: "The CA certificates (PEM) an https webhook's certificate is checked against.",
         read: { $0.webhookCAFile.map(AnyHashable.init) }

@@ -4,7 +4,7 @@ import SyncmonSources
 /// The keys of a `[source NAME]` section that make it a `unit:` source (docs/systemd-units.md):
 /// `unit`, `phase`, `database`, `rules`, `user`, checked as the `unit:UNIT?…` form checks them.
 extension DaemonSetting {
-    public static let sourceUnit = DaemonSetting(
+    package static let sourceUnit = DaemonSetting(
         "unit",
         flag: .none,
         SettingValue(placeholder: "UNIT", accepted: "a .service or a .timer") { text throws(SettingValueError) in
@@ -27,21 +27,21 @@ extension DaemonSetting {
         )
     )
 
-    public static let sourcePhase = Self.unitSetting(
+    package static let sourcePhase = Self.unitSetting(
         "phase", \.phases, placeholder: "PHASE", accepted: "import, export or both", example: "export",
         parse: UnitTarget.phases, format: UnitTarget.phaseText
     )
-    public static let sourceDatabase = Self.unitSetting(
+    package static let sourceDatabase = Self.unitSetting(
         "database", \.database, placeholder: "DATABASE", accepted: "1-64 characters of A-Z a-z 0-9 . _ -", example: "default",
         parse: UnitTarget.database, format: \.description
     )
-    public static let sourceRules = Self.unitSetting(
+    package static let sourceRules = Self.unitSetting(
         "rules", \.rules, placeholder: "PACK",
         accepted: "a shipped pack (unison, lsyncd, onedrive, rclone-bisync, nextcloudcmd) or an absolute path", example: "unison",
         parse: UnitTarget.rules, format: { $0 }
     )
     /// A system syncmon following a unit of a user's own manager (docs/user-sessions.md).
-    public static let sourceUser = Self.unitSetting(
+    package static let sourceUser = Self.unitSetting(
         "user", \.user, placeholder: "USER",
         accepted: "a user this host knows, whose user manager runs the unit", example: "root",
         parse: UnitTarget.user, format: { $0 }

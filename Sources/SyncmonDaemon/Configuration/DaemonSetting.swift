@@ -8,28 +8,28 @@ import SyncmonCore
 /// declarations come the daemon's options (names and help), the file parser and its errors, the
 /// per-engine, per-source, canary and notify sections, the reload's "takes a restart" list
 /// (``ReloadService``), and the reference (``SettingsReference``).
-public typealias DaemonSetting = Setting<DaemonConfiguration>
+package typealias DaemonSetting = Setting<DaemonConfiguration>
 
 /// A place in the daemon's configuration file: the top, or a section (ConfigSection.swift).
-public typealias ConfigSection = SettingSection<DaemonConfiguration>
+package typealias ConfigSection = SettingSection<DaemonConfiguration>
 
 /// Where one place's value of a daemon setting goes in ``DaemonConfiguration``.
-public typealias SettingTarget<Value: Sendable> = SettingStore<DaemonConfiguration, Value>
+package typealias SettingTarget<Value: Sendable> = SettingStore<DaemonConfiguration, Value>
 
 /// A daemon setting given on the command line, checked before anything runs (a bad value is a
 /// usage error, exit 64) and applied over the file's settings at start and on every reload.
-public typealias SettingAssignment = SettingOverride<DaemonConfiguration>
+package typealias SettingAssignment = SettingOverride<DaemonConfiguration>
 
 /// The reference text of the daemon's settings (SettingsReference+Daemon.swift).
-public typealias SettingsReference = ReferenceText<DaemonConfiguration>
+package typealias SettingsReference = ReferenceText<DaemonConfiguration>
 
 extension DaemonConfiguration: SettingsConfiguration {
-    public static var settings: [DaemonSetting] { DaemonSetting.all }
+    package static var settings: [DaemonSetting] { DaemonSetting.all }
 }
 
 extension ConfigFile {
     /// The flag (and file key) of a stall threshold: `not-syncing-after`, ….
-    public static func flag(for reason: StallReason) -> String {
+    package static func flag(for reason: StallReason) -> String {
         String(reason.description.map { $0 == "_" ? "-" : $0 }) + "-after"
     }
 }

@@ -1,22 +1,22 @@
 /// An HTTP listen address as an operator writes it: `host:port`, `[ipv6]:port`, or `:port` for
 /// every IPv4 interface. One parser for the setting's check (a bad value stops the start: exit
 /// 64 on the command line, 78 with file and line in the configuration file) and the listener.
-public struct ListenAddress: Equatable, Sendable {
+package struct ListenAddress: Equatable, Sendable {
     /// The host or address, without brackets; `0.0.0.0` for `:port`.
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
 
     /// The forms accepted, as every refusal says them.
-    public static let accepted = "host:port, [ipv6]:port, or :port for every IPv4 interface"
+    package static let accepted = "host:port, [ipv6]:port, or :port for every IPv4 interface"
 
     /// The ports a listener can bind (0, "any free port", would listen where nobody looks).
     static let ports = 1...65_535
     /// Where a user's daemon on the default address goes when 9478 is taken, first free wins
     /// (docs/user-sessions.md).
-    public static let fallbackPorts = 9479...9498
+    package static let fallbackPorts = 9479...9498
 
     /// Reads `text`, or says what is wrong with it and what to write.
-    public static func parse(_ text: String) throws(SettingValueError) -> ListenAddress {
+    package static func parse(_ text: String) throws(SettingValueError) -> ListenAddress {
         guard !text.isEmpty else { throw SettingValueError("empty; write \(Self.accepted)") }
         let shown = SettingValue<String>.quoted(text)
         guard let colon = text.lastIndex(of: ":") else {
@@ -44,7 +44,7 @@ public struct ListenAddress: Equatable, Sendable {
 
 extension SettingValue where Value == String {
     /// A listen address (``ListenAddress``): checked now, kept as written.
-    public static var listenAddress: Self {
+    package static var listenAddress: Self {
         SettingValue(placeholder: "HOST:PORT", accepted: ListenAddress.accepted) { text throws(SettingValueError) in
             _ = try ListenAddress.parse(text)
             return text

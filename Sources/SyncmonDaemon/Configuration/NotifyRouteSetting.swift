@@ -8,31 +8,31 @@ import Glibc
 /// What one `[notify NAME]` section says (docs/notifications.md): each key as written, unset
 /// ones `nil`. ``resolve(_:lines:)`` checks the section as a whole (exactly one target, a
 /// command that can run) and fills in the defaults, at load and on every reload.
-public struct NotifyRouteSetting: Sendable, Hashable {
-    public var command: [String]?
-    public var mailTo: [String]?
-    public var webhook: String?
-    public var desktop: Bool?
-    public var webhookHeaders: [String] = []
-    public var webhookHeaderFiles: [String] = []
-    public var webhookCAFile: String?
-    public var sendmail: String?
-    public var mailFrom: String?
-    public var when: Set<Summary>?
-    public var engines: [String]?
-    public var hold: TimeSpan?
-    public var resolved: Bool?
-    public var repeatInterval: TimeSpan?
-    public var group: TimeSpan?
-    public var rateLimit: Int?
-    public var timeout: TimeSpan?
-    public var pageURL: String?
+package struct NotifyRouteSetting: Sendable, Hashable {
+    package var command: [String]?
+    package var mailTo: [String]?
+    package var webhook: String?
+    package var desktop: Bool?
+    package var webhookHeaders: [String] = []
+    package var webhookHeaderFiles: [String] = []
+    package var webhookCAFile: String?
+    package var sendmail: String?
+    package var mailFrom: String?
+    package var when: Set<Summary>?
+    package var engines: [String]?
+    package var hold: TimeSpan?
+    package var resolved: Bool?
+    package var repeatInterval: TimeSpan?
+    package var group: TimeSpan?
+    package var rateLimit: Int?
+    package var timeout: TimeSpan?
+    package var pageURL: String?
 
-    public init() {}
+    package init() {}
 
     /// Every route, checked and with its defaults: sorted by name. The error names the
     /// section's line (from `lines`, the headers' lines by `notify NAME`) and what to write.
-    public static func resolve(_ sections: [String: NotifyRouteSetting], lines: [String: Int] = [:]) throws(NotifySettingError)
+    package static func resolve(_ sections: [String: NotifyRouteSetting], lines: [String: Int] = [:]) throws(NotifySettingError)
         -> [NotificationRouteConfiguration]
     {
         var routes: [NotificationRouteConfiguration] = []
@@ -114,7 +114,7 @@ public struct NotifyRouteSetting: Sendable, Hashable {
 }
 
 /// A `[notify …]` section that cannot be taken.
-public struct NotifySettingError: Error, CustomStringConvertible {
-    public var description: String
+package struct NotifySettingError: Error, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

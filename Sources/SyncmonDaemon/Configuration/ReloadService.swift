@@ -12,7 +12,7 @@ import UnixSignals
 /// configuration (certificates, users, headers) to connections and requests from then on; the
 /// settings set up at start (addresses, paths, sources, the log target) are named in the log as
 /// taking a restart.
-public struct ReloadService: Service {
+package struct ReloadService: Service {
     let load: @Sendable () throws -> DaemonConfiguration
     let running: DaemonConfiguration
     let store: MonitorStore
@@ -45,7 +45,7 @@ public struct ReloadService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             self.reload()
@@ -86,7 +86,7 @@ public struct ReloadService: Service {
     }
 
     /// The keys of the settings that changed from `running` but only apply after a restart.
-    public static func needingRestart(_ configuration: DaemonConfiguration, running: DaemonConfiguration) -> [String] {
+    package static func needingRestart(_ configuration: DaemonConfiguration, running: DaemonConfiguration) -> [String] {
         DaemonSetting.all.filter { $0.reload == .restart && $0.differs(configuration, running) }.map(\.key)
     }
 }

@@ -3,12 +3,12 @@ import SyncmonSources
 
 extension SettingValue where Value == TimeSpan {
     /// A stall threshold: a duration whose `0` disables the detector.
-    public static var threshold: Self { Self.duration(zero: "disables the detector") }
+    package static var threshold: Self { Self.duration(zero: "disables the detector") }
 }
 
 extension SettingValue where Value == [UInt32] {
     /// User or group names or numeric ids, separated by commas or blanks; names resolved now.
-    public static func accounts(groups: Bool) -> Self {
+    package static func accounts(groups: Bool) -> Self {
         let kind = groups ? "group" : "user"
         let accepted = "\(kind) names or numeric ids, separated by commas or spaces"
         return SettingValue(placeholder: groups ? "GROUPS" : "USERS", accepted: accepted) { text throws(SettingValueError) in
@@ -29,7 +29,7 @@ extension SettingValue where Value == [UInt32] {
 
 extension SettingValue where Value == String {
     /// A subscribe source, `[NAME=]URL` (docs/subscribe.md): checked now, kept as written.
-    public static var source: Self {
+    package static var source: Self {
         SettingValue(
             placeholder: "[NAME=]URL",
             accepted: "[NAME=]URL with URL unix:/path, http(s)://host:port/path, file:/path or syncthing+http(s)://host:port"

@@ -5,17 +5,17 @@ import SyncmonCore
 /// thresholds apart (`replay` takes them too) and the example file's header.
 extension ReferenceText where Configuration == DaemonConfiguration {
     /// The SYNOPSIS line of `syncmon daemon`: each option but the thresholds, then those as one.
-    public static func manSynopsis() -> String {
+    package static func manSynopsis() -> String {
         Self.manSynopsis("syncmon daemon", Self.flagged.filter { !Self.isThreshold($0) }, then: ["[\\fIstall thresholds\\fP]"])
     }
 
     /// The `.TP` entries of `syncmon daemon`'s options other than the thresholds.
-    public static func manOptions() -> String {
+    package static func manOptions() -> String {
         Self.manOptions(Self.flagged.filter { !Self.isThreshold($0) })
     }
 
     /// The stall thresholds' subsection, which `replay` shares.
-    public static func manThresholds() -> String {
+    package static func manThresholds() -> String {
         var text = ".SS \"Stall thresholds (daemon and replay)\"\n"
         text += "A stall is raised once its condition has held for the threshold;\n\\fB0\\fP disables the detector.\n"
         text += "A threshold set in an \\fB[engine\\fP \\fIname\\fP\\fB]\\fP section applies to that engine only.\n"
@@ -24,12 +24,12 @@ extension ReferenceText where Configuration == DaemonConfiguration {
     }
 
     /// What a reload does, by setting.
-    public static func markdownReload() -> String {
+    package static func markdownReload() -> String {
         Self.markdownReload(restart: "Take a restart (`systemctl restart syncmon`); a reload that changes them says so in its log entry")
     }
 
     /// deploy/syncmon.conf.example.
-    public static func exampleFile() -> String {
+    package static func exampleFile() -> String {
         let header = [
             "# syncmon configuration file (example). Generated from the settings' declarations",
             "# (Sources/SyncmonDaemon/Configuration/DaemonSetting+Declarations.swift); a test keeps it so.",

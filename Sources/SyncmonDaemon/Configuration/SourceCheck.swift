@@ -6,8 +6,8 @@ import SyncmonCore
 import SyncmonSources
 
 /// A configured source that cannot start; `description` is the message to exit with.
-public struct SourceCheckError: Error, CustomStringConvertible {
-    public var description: String
+package struct SourceCheckError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 extension DaemonConfiguration {
@@ -15,7 +15,7 @@ extension DaemonConfiguration {
     /// URL (a Syncthing source's key file, a unit source's rules file, which stops the start
     /// naming file and line); each unit source's engine gets the unit adapter's stall
     /// thresholds (``UnitEventMapper/thresholds(configured:)``).
-    public mutating func checkSources() throws(SourceCheckError) {
+    package mutating func checkSources() throws(SourceCheckError) {
         let specs: [SourceSpec]
         do {
             specs = try self.sources()

@@ -9,19 +9,19 @@ import SyncmonCore
 /// service sleeps until then. An event that brings a deadline closer wakes it early (the
 /// store signals); events themselves are looked at as they are applied, so between deadlines
 /// there is nothing to do, whatever the number of pairs.
-public struct EvaluationService: Service {
+package struct EvaluationService: Service {
     let store: MonitorStore
     let clock: any ServiceClock
     let report: @Sendable ([StatusChange]) -> Void
 
     /// `report` gets each look's changes (never an empty list).
-    public init(store: MonitorStore, clock: any ServiceClock, report: @escaping @Sendable ([StatusChange]) -> Void) {
+    package init(store: MonitorStore, clock: any ServiceClock, report: @escaping @Sendable ([StatusChange]) -> Void) {
         self.store = store
         self.clock = clock
         self.report = report
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let now = self.clock.wallTime()

@@ -12,7 +12,7 @@ import Glibc
 extension HTTPRouter {
     /// The Content-Security-Policy of every page and asset: nothing from another origin, no
     /// inline script or style, no framing, no form.
-    public static let contentSecurityPolicy =
+    package static let contentSecurityPolicy =
         "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The headers of every page and asset.

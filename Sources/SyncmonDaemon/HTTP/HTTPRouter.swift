@@ -7,13 +7,13 @@ import SyncmonSources
 import SyncmonStatusAPI
 
 /// A request as the router sees it: method, path, query and the headers it uses.
-public struct HTTPRequest: Sendable {
-    public var method: HTTPMethod
-    public var path: String
-    public var query: [String: String]
-    public var accept: String?
+package struct HTTPRequest: Sendable {
+    package var method: HTTPMethod
+    package var path: String
+    package var query: [String: String]
+    package var accept: String?
 
-    public init(method: HTTPMethod = .GET, path: String, query: [String: String] = [:], accept: String? = nil) {
+    package init(method: HTTPMethod = .GET, path: String, query: [String: String] = [:], accept: String? = nil) {
         self.method = method
         self.path = path
         self.query = query
@@ -21,7 +21,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The request a head asks for: the request target split into path and percent-decoded query.
-    public init(head: HTTPRequestHead) {
+    package init(head: HTTPRequestHead) {
         let uri = head.uri
         let questionMark = uri.firstIndex(of: "?")
         self.method = head.method
@@ -70,13 +70,13 @@ public struct HTTPRequest: Sendable {
 }
 
 /// A response: status, content type, body and extra headers.
-public struct HTTPResponse: Sendable {
-    public var status: HTTPResponseStatus
-    public var contentType: String
-    public var body: [UInt8]
-    public var headers: [(String, String)] = []
+package struct HTTPResponse: Sendable {
+    package var status: HTTPResponseStatus
+    package var contentType: String
+    package var body: [UInt8]
+    package var headers: [(String, String)] = []
 
-    public init(
+    package init(
         status: HTTPResponseStatus = .ok,
         contentType: String,
         body: [UInt8],
@@ -94,12 +94,12 @@ public struct HTTPResponse: Sendable {
 }
 
 /// Routes requests to answers: the whole HTTP API, testable without sockets.
-public struct HTTPRouter: Sendable {
+package struct HTTPRouter: Sendable {
     let store: MonitorStore
     let renderer: MetricsRenderer
     let lastMetricsSize = MetricsSizeHint()
 
-    public init(store: MonitorStore, renderer: MetricsRenderer) {
+    package init(store: MonitorStore, renderer: MetricsRenderer) {
         self.store = store
         self.renderer = renderer
     }
@@ -111,16 +111,16 @@ public struct HTTPRouter: Sendable {
     }
 
     /// A `/metrics` answer to be written as it is rendered; see ``streamedMetrics(for:now:)``.
-    public struct StreamedMetrics: Sendable {
-        public var contentType: String
+    package struct StreamedMetrics: Sendable {
+        package var contentType: String
         /// Renders the exposition, lending each piece to the sink as it is written (the bytes
         /// are valid during the call only).
-        public var render: @Sendable (_ sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) -> Void
+        package var render: @Sendable (_ sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) -> Void
     }
 
     /// `/metrics` for the HTTP server: rendered in pieces off the event loop while the earlier
     /// pieces are already being sent (`respond(to:now:)` gives the same bytes whole).
-    public func streamedMetrics(for request: HTTPRequest, now: Timestamp) -> StreamedMetrics? {
+    package func streamedMetrics(for request: HTTPRequest, now: Timestamp) -> StreamedMetrics? {
         guard request.path == "/metrics", request.method == .GET else { return nil }
         let format = ExpositionFormat.negotiate(accept: request.accept)
         let snapshot = self.store.snapshot()
@@ -137,7 +137,7 @@ public struct HTTPRouter: Sendable {
         }
     }
 
-    public func respond(to request: HTTPRequest, now: Timestamp) -> HTTPResponse {
+    package func respond(to request: HTTPRequest, now: Timestamp) -> HTTPResponse {
         guard request.method == .GET || request.method == .HEAD else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are served\n")
             response.headers.append(("allow", "GET, HEAD"))

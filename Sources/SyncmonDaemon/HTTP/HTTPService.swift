@@ -24,7 +24,7 @@ import SyncmonSystemd
 /// the event loop; `/metrics` is rendered (and gzipped) on threads of its own while the
 /// event loop sends it. Request heads over the limit get 431, slow requests are cut off after
 /// the read timeout, and gzip is used when the client asks for it.
-public struct HTTPService: Service {
+package struct HTTPService: Service {
     let addresses: [String]
     let router: HTTPRouter
     let group: any EventLoopGroup
@@ -34,7 +34,7 @@ public struct HTTPService: Service {
     let web: WebSecurityHolder
     let logger: Logger
 
-    public init(
+    package init(
         configuration: DaemonConfiguration,
         router: HTTPRouter,
         group: any EventLoopGroup,
@@ -53,7 +53,7 @@ public struct HTTPService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let router = self.router
         let clock = self.clock
         // Rendering threads of their own: a renderer waits for the socket to drain, and a
@@ -196,9 +196,9 @@ extension HTTPRequestHandler {
 }
 
 /// Answers 431 and closes when a request head grows past the limit (docs/configuration.md#limits: 8 KiB).
-public final class RequestHeadLimiter: ChannelInboundHandler {
-    public typealias InboundIn = ByteBuffer
-    public typealias InboundOut = ByteBuffer
+package final class RequestHeadLimiter: ChannelInboundHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     private let limit: Int
     /// Bytes of the current head so far, and how much of `\r\n\r\n` was just seen.
@@ -206,11 +206,11 @@ public final class RequestHeadLimiter: ChannelInboundHandler {
     private var terminatorMatched = 0
     private var refused = false
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
-    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.refused else { return }
         let buffer = self.unwrapInboundIn(data)
         let terminator: [UInt8] = [13, 10, 13, 10]
@@ -238,7 +238,7 @@ public final class RequestHeadLimiter: ChannelInboundHandler {
         context.fireChannelRead(data)
     }
 
-    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The read timeout: a request that does not arrive in time is cut off.
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
             context.close(promise: nil)

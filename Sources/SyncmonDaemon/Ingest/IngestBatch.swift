@@ -9,36 +9,36 @@ import SyncmonCore
 /// Lines are decoded straight into the event storage, which keeps its elements between reads
 /// (only the first `eventCount` are this batch's): an event is a few hundred bytes, and
 /// decoding into a value and appending it copied each one two or three times.
-public struct IngestBatch: Sendable {
+package struct IngestBatch: Sendable {
     /// The event storage; the batch's events are the first ``eventCount``.
     private var storage: [Event] = []
     /// How many events the batch holds.
-    public private(set) var eventCount = 0
-    public private(set) var rejections: [Rejection] = []
+    package private(set) var eventCount = 0
+    package private(set) var rejections: [Rejection] = []
     /// Non-blank lines seen, valid or not.
-    public private(set) var lines = 0
+    package private(set) var lines = 0
     /// The highest `seq` among the events, kept as they are added: walking the events again
     /// would copy each one out of the array.
-    public private(set) var highestSequence: Int64?
+    package private(set) var highestSequence: Int64?
     private var decoder: EventDecoder
 
-    public init(maximumLineLength: Int = 65_536) {
+    package init(maximumLineLength: Int = 65_536) {
         self.decoder = EventDecoder(maximumLineLength: maximumLineLength)
         self.storage.reserveCapacity(256)
     }
 
     /// Calls `body` with the batch's events, read in place.
-    public func withEvents<Result>(_ body: (UnsafeBufferPointer<Event>) throws -> Result) rethrows -> Result {
+    package func withEvents<Result>(_ body: (UnsafeBufferPointer<Event>) throws -> Result) rethrows -> Result {
         try self.storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<self.eventCount])) }
     }
 
     /// The batch's events, copied (tests).
-    public var events: [Event] { Array(self.storage[..<self.eventCount]) }
+    package var events: [Event] { Array(self.storage[..<self.eventCount]) }
 
-    public var isEmpty: Bool { self.lines == 0 }
+    package var isEmpty: Bool { self.lines == 0 }
 
     /// Decodes one framed line into the batch.
-    public mutating func add(_ line: LineFramer.Line) {
+    package mutating func add(_ line: LineFramer.Line) {
         switch line {
         case .tooLarge:
             self.lines += 1
@@ -60,7 +60,7 @@ public struct IngestBatch: Sendable {
     }
 
     /// Adds an event an adapter decoded from a foreign tool's output.
-    public mutating func add(_ event: Event) {
+    package mutating func add(_ event: Event) {
         self.lines += 1
         self.note(event.sequence)
         if self.eventCount == self.storage.count {
@@ -77,7 +77,7 @@ public struct IngestBatch: Sendable {
     }
 
     /// Empties the batch, keeping its capacity and its event storage (overwritten by the next lines).
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         self.eventCount = 0
         self.rejections.removeAll(keepingCapacity: true)
         self.lines = 0

@@ -7,7 +7,7 @@ import SyncmonLock
 /// A mutex around the pure state model: callers decode outside the lock and apply whole
 /// batches under it; decisions come back as values (changes to log, rejections to report) that
 /// the caller performs outside the lock.
-public final class MonitorStore: Sendable {
+package final class MonitorStore: Sendable {
     /// What the lock protects.
     private struct State: Sendable {
         var monitor: Monitor
@@ -56,20 +56,20 @@ public final class MonitorStore: Sendable {
     /// Wakes the notification routes when the generation moves (a summary may have changed).
     private let changedForNotifications = WakeUp()
 
-    public init(configuration: MonitorConfiguration) {
+    package init(configuration: MonitorConfiguration) {
         self.state = Locked(State(monitor: Monitor(configuration: configuration)))
     }
 
     /// What applying a batch decided; the caller logs it.
-    public struct IngestOutcome: Sendable {
-        public var changes: [StatusChange] = []
-        public var rejections: [Rejection] = []
-        public var engineLimitRejections = 0
+    package struct IngestOutcome: Sendable {
+        package var changes: [StatusChange] = []
+        package var rejections: [Rejection] = []
+        package var engineLimitRejections = 0
         /// Engines whose events the peer was not allowed to send, for the log line.
-        public var forbiddenEngines: [InlineName] = []
+        package var forbiddenEngines: [InlineName] = []
         /// What each `forget` removed: the pair it named (every database of the engine when
         /// `allDatabases`) and how many pairs went.
-        public var forgotten: [(key: PairKey, allDatabases: Bool, count: Int)] = []
+        package var forgotten: [(key: PairKey, allDatabases: Bool, count: Int)] = []
     }
 
     /// Applies a decoded batch received at `now` over `transport` (on push connection `connection`).
@@ -85,7 +85,7 @@ public final class MonitorStore: Sendable {
     /// are applied. A look between two of them would report a moment that never was: a
     /// restarted Syncthing's folder `no_network` between its `engineStarted` and the network
     /// its snapshot also gives.
-    public func apply(
+    package func apply(
         _ batch: IngestBatch,
         transport: Transport,
         connection: UInt64?,
@@ -170,7 +170,7 @@ public final class MonitorStore: Sendable {
     }
 
     /// A push connection closed: its tied engines are down until heard from again.
-    public func connectionClosed(_ connection: UInt64, now: Timestamp) -> [StatusChange] {
+    package func connectionClosed(_ connection: UInt64, now: Timestamp) -> [StatusChange] {
         self.change(at: now) { monitor in
             monitor.connectionClosed(connection)
             return true
@@ -179,7 +179,7 @@ public final class MonitorStore: Sendable {
 
     /// An adapter's source cannot reach its engine (`Monitor.sourceLost(_:connection:)`).
     /// Returns the verdict changes to log.
-    public func sourceLost(_ engine: InlineName, connection: UInt64, now: Timestamp) -> [StatusChange] {
+    package func sourceLost(_ engine: InlineName, connection: UInt64, now: Timestamp) -> [StatusChange] {
         self.change(at: now) { monitor in
             monitor.sourceLost(engine, connection: connection)
             return true
@@ -188,7 +188,7 @@ public final class MonitorStore: Sendable {
 
     /// A push connection closed after at most one line (`syncmon emit`): the engines it
     /// started are untied from it. Nothing to log; the state to save changed.
-    public func connectionReleased(_ connection: UInt64, now: Timestamp) {
+    package func connectionReleased(_ connection: UInt64, now: Timestamp) {
         self.mutate { state in
             guard state.monitor.connectionReleased(connection) else { return }
             state.markDirty(at: now)
@@ -198,7 +198,7 @@ public final class MonitorStore: Sendable {
 
     /// A source cannot (`reason`) or again can (`nil`) see the pair's engine (docs/systemd-units.md: a
     /// unit systemd does not know): the pair reads `unknown` meanwhile. Returns the changes to log.
-    public func setUnknown(_ key: PairKey, because reason: String?, now: Timestamp) -> [StatusChange] {
+    package func setUnknown(_ key: PairKey, because reason: String?, now: Timestamp) -> [StatusChange] {
         self.change(at: now) { $0.setUnknown(key, because: reason, at: now) }
     }
 
@@ -234,7 +234,7 @@ public final class MonitorStore: Sendable {
 
     /// The host's view of its network changed (docs/operations.md, "Host network view"): pairs
     /// whose engine never reported its network take it. Returns the verdict changes to log.
-    public func setHostNetwork(_ status: NetworkStatus, now: Timestamp) -> [StatusChange] {
+    package func setHostNetwork(_ status: NetworkStatus, now: Timestamp) -> [StatusChange] {
         self.mutate { state in
             guard status != state.monitor.hostNetwork else { return [StatusChange]() }
             let changes = state.monitor.setHostNetwork(status, at: now)
@@ -249,7 +249,7 @@ public final class MonitorStore: Sendable {
     /// evaluation service, and when it must look next: the monitor's next deadline, or `latest`
     /// if that comes first. The service sleeps until then unless ``waitForEarlierLook()``
     /// returns first.
-    public func look(at now: Timestamp, latest: Timestamp) -> (changes: [StatusChange], next: Timestamp) {
+    package func look(at now: Timestamp, latest: Timestamp) -> (changes: [StatusChange], next: Timestamp) {
         // Through `mutate`: changes found here are the notify service's and the saver's news too.
         self.mutate { state in
             let changes = state.monitor.changes(at: now)
@@ -264,47 +264,47 @@ public final class MonitorStore: Sendable {
 
     /// Returns once a change needs a look before the time the last ``look(at:latest:)`` gave
     /// (at once if one came since).
-    public func waitForEarlierLook() async {
+    package func waitForEarlierLook() async {
         await self.earlierLook.wait()
     }
 
     /// Returns once the generation moved since the last call returned (at once if it did
     /// meanwhile), or when the task is cancelled: the notify service's cue to look at `STATUS=`.
-    public func waitForChange() async {
+    package func waitForChange() async {
         await self.changed.wait()
     }
 
     /// As ``waitForChange()``, for the notification service (a waiter of its own).
-    public func waitForChangeForNotifications() async {
+    package func waitForChangeForNotifications() async {
         await self.changedForNotifications.wait()
     }
 
     /// Returns once the state turned dirty since the last call returned (at once if it did
     /// meanwhile), or when the task is cancelled: the saver's cue while it has nothing to save.
-    public func waitForDirty() async {
+    package func waitForDirty() async {
         await self.dirtied.wait()
     }
 
     /// A copy of the state model (cheap: its storage is shared until written), for rendering
     /// metrics and status outside the lock.
-    public func snapshot() -> (monitor: Monitor, received: [UInt64], generation: UInt64) {
+    package func snapshot() -> (monitor: Monitor, received: [UInt64], generation: UInt64) {
         self.state.withLock { ($0.monitor, $0.received, $0.generation) }
     }
 
-    public var generation: UInt64 { self.state.withLock { $0.generation } }
+    package var generation: UInt64 { self.state.withLock { $0.generation } }
 
     /// Marks the state as not yet persisted (a save failed), so the next save writes it;
     /// `since` is when its oldest change was made.
-    public func markDirty(since: Timestamp) {
+    package func markDirty(since: Timestamp) {
         self.mutate { $0.markDirty(at: since) }
     }
 
     /// When the oldest unsaved change was made; `nil` when everything is saved.
-    public var dirtySince: Timestamp? { self.state.withLock { $0.dirty ? $0.dirtySince : nil } }
+    package var dirtySince: Timestamp? { self.state.withLock { $0.dirty ? $0.dirtySince : nil } }
 
     /// Takes the state to persist, and when its oldest change was made, if it changed since
     /// the last call.
-    public func takeDirty() -> (monitor: Monitor, since: Timestamp)? {
+    package func takeDirty() -> (monitor: Monitor, since: Timestamp)? {
         self.state.withLock { state in
             guard state.dirty, let since = state.dirtySince else { return nil }
             state.dirty = false
@@ -315,7 +315,7 @@ public final class MonitorStore: Sendable {
 
     /// A canary's status at `now` and the cycles it completed (docs/canary.md); returns
     /// whether its pair's engine could not have synced (nothing is late then).
-    public func canary(_ key: PairKey, _ status: CanaryStatus, cycles: [(phase: Phase, at: Timestamp)], now: Timestamp) -> Bool {
+    package func canary(_ key: PairKey, _ status: CanaryStatus, cycles: [(phase: Phase, at: Timestamp)], now: Timestamp) -> Bool {
         self.mutate { state in
             let existed = state.monitor.pairs[key] != nil
             state.monitor.setCanary(key, status, at: now)
@@ -330,7 +330,7 @@ public final class MonitorStore: Sendable {
     }
 
     /// Puts persisted pairs, saved at `savedAt`, back with their histories as the daemon starts at `start`.
-    public func restore(_ pairs: [PairKey: PairState], histories: [PairKey: PairHistory] = [:], savedAt: Timestamp, start: Timestamp) {
+    package func restore(_ pairs: [PairKey: PairState], histories: [PairKey: PairHistory] = [:], savedAt: Timestamp, start: Timestamp) {
         self.mutate { state in
             for (key, pair) in pairs {
                 state.monitor.restore(key, pair, history: histories[key] ?? PairHistory(), savedAt: savedAt, start: start)
@@ -339,7 +339,7 @@ public final class MonitorStore: Sendable {
     }
 
     /// Applies a reloaded configuration.
-    public func reconfigure(_ configuration: MonitorConfiguration) {
+    package func reconfigure(_ configuration: MonitorConfiguration) {
         self.mutate { state in
             state.monitor.configuration = configuration
             state.generation &+= 1
@@ -347,7 +347,7 @@ public final class MonitorStore: Sendable {
     }
 
     /// Checks that the lock can be taken: the watchdog's view of "the state model is not stuck".
-    public func isResponsive() -> Bool {
+    package func isResponsive() -> Bool {
         self.state.withLock { _ in true }
     }
 }

@@ -1,9 +1,9 @@
 /// How an event reached the daemon: the `transport` label of `syncmon_events_received_total`.
-public enum Transport: Int, CaseIterable, Sendable, CustomStringConvertible {
+package enum Transport: Int, CaseIterable, Sendable, CustomStringConvertible {
     case push
     case subscribe
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .push: "push"
         case .subscribe: "subscribe"

@@ -8,20 +8,20 @@ import SyncmonSources
 /// Every state set is written whole (exactly one `1`), every per-pair family carries `engine`
 /// and `database`, and no sample has a timestamp. Families are written one after another, each
 /// with all pairs, as the text format requires.
-public struct MetricsRenderer: Sendable {
+package struct MetricsRenderer: Sendable {
     /// Build facts for `syncmon_build_info`.
-    public var version: String
-    public var revision: String
+    package var version: String
+    package var revision: String
     /// The subscribe sources, for `syncmon_source_up` / `syncmon_source_reconnects_total`.
     package var sources: SourceRegistry = .none
     /// How saving the state goes, for `syncmon_state_*`.
-    public var persistence = PersistenceHealth()
+    package var persistence = PersistenceHealth()
     /// The `unit:` sources' rules, for `syncmon_rules_reload_failures_total`.
     package var unitRules = UnitRulesRegistry()
     /// The notification routes, for `syncmon_notifications_*` (docs/notifications.md).
-    public var notifications: NotificationService? = nil
+    package var notifications: NotificationService? = nil
 
-    public init(version: String, revision: String) {
+    package init(version: String, revision: String) {
         self.version = version
         self.revision = revision
     }
@@ -138,7 +138,7 @@ public struct MetricsRenderer: Sendable {
     }
 
     /// Renders the exposition whole. `sizeHint` (the previous size) avoids regrowing the buffer.
-    public func render(
+    package func render(
         monitor: Monitor,
         received: [UInt64],
         process: ProcessMetrics,
@@ -159,7 +159,7 @@ public struct MetricsRenderer: Sendable {
     /// (`Heap`): with 1 MiB pieces it was mapped afresh and faulted in at every scrape; at 256
     /// KiB it comes from the heap, warm from the last scrape, and matches the pieces the HTTP
     /// writer sends.
-    public func stream(
+    package func stream(
         monitor: Monitor,
         received: [UInt64],
         process: ProcessMetrics,

@@ -3,18 +3,18 @@ import Glibc
 #endif
 
 /// The standard `process_*` figures, read from `/proc` (as the Go and Python clients do).
-public struct ProcessMetrics: Sendable, Equatable {
-    public var residentMemoryBytes: Double = 0
-    public var virtualMemoryBytes: Double = 0
-    public var cpuSeconds: Double = 0
-    public var startTimeSeconds: Double = 0
-    public var openFileDescriptors: Double = 0
-    public var maximumFileDescriptors: Double = 0
+package struct ProcessMetrics: Sendable, Equatable {
+    package var residentMemoryBytes: Double = 0
+    package var virtualMemoryBytes: Double = 0
+    package var cpuSeconds: Double = 0
+    package var startTimeSeconds: Double = 0
+    package var openFileDescriptors: Double = 0
+    package var maximumFileDescriptors: Double = 0
 
-    public init() {}
+    package init() {}
 
     /// Reads this process's figures; fields it cannot read stay 0.
-    public static func current() -> ProcessMetrics {
+    package static func current() -> ProcessMetrics {
         var metrics = ProcessMetrics()
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         let pageSize = Double(sysconf(Int32(_SC_PAGESIZE)))

@@ -10,7 +10,7 @@ import SyncmonNotify
 /// the event loop: a delivery may take the route's whole timeout.
 extension HTTPRouter {
     /// The answer to a notification request, to be awaited; nil for any other request.
-    public func notifyResponse(for request: HTTPRequest, now: Timestamp) -> (@Sendable () async -> HTTPResponse)? {
+    package func notifyResponse(for request: HTTPRequest, now: Timestamp) -> (@Sendable () async -> HTTPResponse)? {
         guard request.path == "/api/v1/notify" || request.path == "/api/v1/notify/test" else { return nil }
         let service = self.renderer.notifications
         switch (request.path, request.method) {
@@ -48,34 +48,34 @@ extension HTTPRouter {
 }
 
 /// `POST /api/v1/notify/test`'s answer.
-public struct NotifyTestAnswer: Codable, Sendable {
-    public var route: String
+package struct NotifyTestAnswer: Codable, Sendable {
+    package var route: String
     /// `delivered`, `failed` or `unknown_route`.
-    public var outcome: String
-    public var reason: String?
+    package var outcome: String
+    package var reason: String?
 }
 
 /// `GET /api/v1/notify`'s answer: each route, its counts and what it owes.
-public struct NotifyListAnswer: Codable, Sendable {
-    public var routes: [Route]
+package struct NotifyListAnswer: Codable, Sendable {
+    package var routes: [Route]
 
     /// One route.
-    public struct Route: Codable, Sendable {
-        public var name: String
-        public var target: String
-        public var sent: Int
-        public var failed: Int
-        public var dropped: Int
-        public var firing: Int
-        public var owed: [Owed]
-        public var lastSuccess: String?
+    package struct Route: Codable, Sendable {
+        package var name: String
+        package var target: String
+        package var sent: Int
+        package var failed: Int
+        package var dropped: Int
+        package var firing: Int
+        package var owed: [Owed]
+        package var lastSuccess: String?
 
         /// One notification owed.
-        public struct Owed: Codable, Sendable {
-            public var event: String
-            public var pairs: [String]
-            public var failures: Int
-            public var nextAttempt: String
+        package struct Owed: Codable, Sendable {
+            package var event: String
+            package var pairs: [String]
+            package var failures: Int
+            package var nextAttempt: String
         }
 
         init(_ snapshot: NotificationRouteSnapshot, now: Timestamp) {

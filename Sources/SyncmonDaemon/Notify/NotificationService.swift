@@ -16,7 +16,7 @@ import SyncmonSystemd
 /// outcome: a restart sends what was owed and nothing that was sent; a `kill -9` between the
 /// decision and the delivery delivers it after the restart, once. A clean stop lets deliveries
 /// under way finish for a moment (``stopGrace``); a failed save is retried (``saveRetry``).
-public final class NotificationService: Service, Sendable {
+package final class NotificationService: Service, Sendable {
     /// The shortest time between two looks at the pairs: under a stream of events the routes
     /// look once a second (every pair's summary, every route), not once per batch. Holds are
     /// minutes; a second later costs nothing.
@@ -39,7 +39,7 @@ public final class NotificationService: Service, Sendable {
     private let pool: NIOThreadPool
     private let senders: [String: NotificationSender]
     /// Route names in order, for the metrics and `notify list`.
-    public let names: [String]
+    package let names: [String]
     private let routes: Locked<[String: RouteSlot]>
     private let wake = WakeUp()
     private let failureLog = Locked(RejectionLimiter(burst: 5, window: .seconds(Int64(60))))
@@ -69,7 +69,7 @@ public final class NotificationService: Service, Sendable {
     }
 
     /// `health` counts failed saves with the state's.
-    public init(
+    package init(
         routes: [NotificationRouteConfiguration], store: MonitorStore, clock: any ServiceClock, stateDirectory: String, logger: Logger,
         health: PersistenceHealth = PersistenceHealth()
     ) throws {
@@ -103,7 +103,7 @@ public final class NotificationService: Service, Sendable {
         self.routes = Locked(slots)
     }
 
-    public func run() async throws {
+    package func run() async throws {
         self.pool.start()
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
@@ -186,7 +186,7 @@ public final class NotificationService: Service, Sendable {
     /// One route's look at the pairs at `now`: the changes `passed` since the last look at their
     /// own times, every pair's summary now, pairs no longer `present` forgotten, and the route
     /// moved on to `now` (public for the benchmark, which times it).
-    public static func look(
+    package static func look(
         _ route: inout NotificationRoute, passed: [(PairKey, HealthChange)], summaries: [(key: PairKey, summary: Summary)],
         present: Set<PairKey>, monitor: Monitor, at now: Timestamp
     ) {
@@ -206,7 +206,7 @@ public final class NotificationService: Service, Sendable {
 
     /// The pairs' changes of health after `time`, oldest first; none for the first look after
     /// a start (`nil`), which takes the summaries as they are: a restart replays no history.
-    public static func changes(in monitor: Monitor, after time: Timestamp?) -> [(PairKey, HealthChange)] {
+    package static func changes(in monitor: Monitor, after time: Timestamp?) -> [(PairKey, HealthChange)] {
         guard let time else { return [] }
         var passed: [(PairKey, HealthChange)] = []
         for (key, history) in monitor.histories {
@@ -277,7 +277,7 @@ public final class NotificationService: Service, Sendable {
 
     /// `syncmon notify test`: a test message through `route` at once, outside its rules;
     /// `nil` when there is no such route.
-    public func test(route name: String) async -> DeliveryOutcome? {
+    package func test(route name: String) async -> DeliveryOutcome? {
         guard let sender = self.senders[name] else { return nil }
         let message = NotificationMessage.test(route: name, host: self.host, url: sender.route.pageURL)
         let outcome = await sender.send(message)
@@ -291,7 +291,7 @@ public final class NotificationService: Service, Sendable {
     }
 
     /// Each route's counts, owed notifications and last success, for the metrics and `notify list`.
-    public func snapshot() -> [NotificationRouteSnapshot] {
+    package func snapshot() -> [NotificationRouteSnapshot] {
         self.routes.withLock { slots in
             self.names.compactMap { name in
                 guard let slot = slots[name], let sender = self.senders[name] else { return nil }
@@ -356,13 +356,13 @@ public final class NotificationService: Service, Sendable {
 }
 
 /// One route as the metrics and `syncmon notify list` show it.
-public struct NotificationRouteSnapshot: Sendable {
-    public var name: String
-    public var target: String
+package struct NotificationRouteSnapshot: Sendable {
+    package var name: String
+    package var target: String
     /// Deliveries by `event outcome`.
-    public var counts: [String: Int]
-    public var owed: [RouteNotification]
+    package var counts: [String: Int]
+    package var owed: [RouteNotification]
     /// Pairs fired and not yet resolved.
-    public var firing: Int
-    public var lastSuccess: Timestamp?
+    package var firing: Int
+    package var lastSuccess: Timestamp?
 }

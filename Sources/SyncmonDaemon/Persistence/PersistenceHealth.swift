@@ -4,20 +4,20 @@ import SyncmonLock
 /// How saving the state goes, for `/metrics` (`syncmon_state_save_failures_total`,
 /// `syncmon_state_last_save_timestamp_seconds`): a full or read-only state directory must show,
 /// not only in one log line.
-public final class PersistenceHealth: Sendable {
+package final class PersistenceHealth: Sendable {
     /// A moment's counts.
-    public struct Snapshot: Sendable, Equatable {
+    package struct Snapshot: Sendable, Equatable {
         /// Saves that failed since the daemon started.
-        public var failures: UInt64 = 0
+        package var failures: UInt64 = 0
         /// When the state was last written completely; `nil` before the first save.
-        public var lastSuccess: Timestamp? = nil
+        package var lastSuccess: Timestamp? = nil
         /// Failures since the last success: above zero, the state on disk is behind.
-        public var failingInARow: UInt64 = 0
+        package var failingInARow: UInt64 = 0
     }
 
     private let state = Locked(Snapshot())
 
-    public init() {}
+    package init() {}
 
     func succeeded(at time: Timestamp) {
         self.state.withLock {
@@ -35,5 +35,5 @@ public final class PersistenceHealth: Sendable {
         }
     }
 
-    public var snapshot: Snapshot { self.state.withLock { $0 } }
+    package var snapshot: Snapshot { self.state.withLock { $0 } }
 }

@@ -14,15 +14,15 @@ import SyncmonSystemd
 /// A save that fails (a full or read-only state directory) leaves the state dirty and is tried
 /// again, after 1, 2, 4 and then every 5 intervals, until it succeeds, whether or not anything
 /// changes meanwhile; `health` counts it for `/metrics`.
-public struct PersistenceService: Service {
+package struct PersistenceService: Service {
     let file: StateFile
     let store: MonitorStore
     let interval: TimeSpan
     let clock: any ServiceClock
     let logger: Logger
-    public let health: PersistenceHealth
+    package let health: PersistenceHealth
 
-    public init(
+    package init(
         file: StateFile, store: MonitorStore, interval: TimeSpan, clock: any ServiceClock, logger: Logger, health: PersistenceHealth = PersistenceHealth()
     ) {
         self.file = file
@@ -35,7 +35,7 @@ public struct PersistenceService: Service {
 
     /// Restores persisted pairs into the store (before any listener starts), as the daemon
     /// starts at `start`.
-    public func restore(start: Timestamp) {
+    package func restore(start: Timestamp) {
         switch self.file.load(now: start) {
         case .missing:
             self.logger.info("no saved state yet", metadata: [SyncmonMetadataKey.statePath: "\(self.file.path)"])
@@ -55,7 +55,7 @@ public struct PersistenceService: Service {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try? await cancelWhenGracefulShutdown {
             var schedule = SaveSchedule(budget: self.interval)
             while true {

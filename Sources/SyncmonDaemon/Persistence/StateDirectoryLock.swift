@@ -11,8 +11,8 @@ import Glibc
 /// Two daemons on one directory would overwrite each other's `state.json`. The lock is the
 /// kernel's: it goes with the process, so one left by a daemon killed with SIGKILL frees itself,
 /// and two daemons starting at the same instant cannot both take it.
-public final class StateDirectoryLock: Sendable {
-    public let path: String
+package final class StateDirectoryLock: Sendable {
+    package let path: String
     private let descriptor: Int32
 
     private init(path: String, descriptor: Int32) {
@@ -22,7 +22,7 @@ public final class StateDirectoryLock: Sendable {
 
     /// Takes the lock of `directory` (created when missing) or throws: 73 naming the holder's
     /// pid, 77 or 74 when the directory cannot be made or written (``DaemonError/stateDirectory(_:failedAt:code:)``).
-    public static func take(_ directory: String) throws(DaemonError) -> StateDirectoryLock {
+    package static func take(_ directory: String) throws(DaemonError) -> StateDirectoryLock {
         let path = directory + "/lock"
         do {
             try AtomicFile.prepareDirectory(of: path)

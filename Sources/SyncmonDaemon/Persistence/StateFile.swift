@@ -9,11 +9,11 @@ import Glibc
 /// The persisted state (docs/operations.md#systemd): every pair's state and its history of
 /// health changes (docs/operations.md#history), written atomically (write, fsync, rename,
 /// fsync the directory) so that a crash leaves either the old file or the new one, never half.
-public struct StateFile: Sendable {
-    public let directory: String
-    public var path: String { self.directory + "/state.json" }
+package struct StateFile: Sendable {
+    package let directory: String
+    package var path: String { self.directory + "/state.json" }
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
@@ -36,7 +36,7 @@ public struct StateFile: Sendable {
     }
 
     /// What loading found.
-    public enum LoadResult {
+    package enum LoadResult {
         case missing
         /// The pairs, their histories (pairs without one have none), and when the daemon that
         /// wrote them saved them: liveness is judged at that moment (`Monitor.restore(_:_:history:savedAt:start:)`).
@@ -47,7 +47,7 @@ public struct StateFile: Sendable {
 
     /// Loads the state; a file that cannot be decoded is renamed out of the way so the daemon
     /// still starts (and the evidence is kept).
-    public func load(now: Timestamp) -> LoadResult {
+    package func load(now: Timestamp) -> LoadResult {
         guard let data = FileManager.default.contents(atPath: self.path) else { return .missing }
         do {
             let document = try JSONDecoder().decode(Document.self, from: data)
@@ -76,7 +76,7 @@ public struct StateFile: Sendable {
     /// second while events came). It is the same document: the same keys and values (the
     /// encoder never fixed the order of an object's keys).
     @discardableResult
-    public func save(_ monitor: Monitor, now: Timestamp) throws -> Int {
+    package func save(_ monitor: Monitor, now: Timestamp) throws -> Int {
         let encoder = JSONEncoder()
         let pairs = monitor.pairs
         let histories = monitor.histories

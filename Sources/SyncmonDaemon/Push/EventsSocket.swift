@@ -15,8 +15,8 @@ import Glibc
 /// A socket file another process listens on is never removed or replaced: a second daemon on it
 /// would leave the first one listening on a deleted path, deaf to every engine. A stale file
 /// (nothing listening) is replaced, as a daemon killed with SIGKILL leaves one behind.
-public struct EventsSocket: Sendable {
-    public let path: String
+package struct EventsSocket: Sendable {
+    package let path: String
     /// The listening socket, close-on-exec.
     let descriptor: Int32
     /// The socket file's device and inode right after `bind(2)`.
@@ -35,7 +35,7 @@ public struct EventsSocket: Sendable {
     /// - Throws: ``DaemonError`` with exit code 73 when another process listens on `path` or a
     ///   file that is not a socket is in the way; 77 when this user may not bind or probe it, 74
     ///   on a read-only file system; exit code 1 for anything else.
-    public static func claim(_ path: String) throws(DaemonError) -> EventsSocket {
+    package static func claim(_ path: String) throws(DaemonError) -> EventsSocket {
         do {
             try AtomicFile.prepareDirectory(of: path)
         } catch {

@@ -19,7 +19,7 @@ import SyncmonSystemd
 /// of events under the store's lock at once. A bad line is counted and logged (rate-limited),
 /// never a reason to close the connection. A connection closing without `engineStopped` marks
 /// the engines that started on it as down.
-public struct PushIngestService: Service {
+package struct PushIngestService: Service {
     let path: String
     let store: MonitorStore
     let reporter: EventReporter
@@ -31,14 +31,14 @@ public struct PushIngestService: Service {
     let listener: Listener
 
     /// Where the push socket comes from.
-    public enum Listener: Sendable {
+    package enum Listener: Sendable {
         /// A socket systemd passed in (socket activation): used as it is, never probed or removed.
         case activated(descriptor: Int32)
         /// The socket this daemon claimed (`EventsSocket.claim`): removed at exit while its own.
         case claimed(EventsSocket)
     }
 
-    public init(
+    package init(
         configuration: DaemonConfiguration,
         store: MonitorStore,
         reporter: EventReporter,
@@ -59,7 +59,7 @@ public struct PushIngestService: Service {
         self.listener = listener
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let connections = ConnectionCounter(limit: self.configuration.maximumConnections)
         let store = self.store
         let reporter = self.reporter

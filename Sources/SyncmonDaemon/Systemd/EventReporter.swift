@@ -7,7 +7,7 @@ import SyncmonSystemd
 /// Turns the state model's decisions into log entries (docs/operations.md, "Journal"): one
 /// entry when a pair is first seen, then one per health change and per stall raised or cleared, with stable MESSAGE_IDs and `SYNCMON_*` fields, and
 /// rate-limited entries for rejected lines.
-public final class EventReporter: Sendable {
+package final class EventReporter: Sendable {
     private let logger: Logger
     /// Rejection log budget: at most `burst` entries per `window`, then one summary entry.
     private let limiter: Locked<RejectionLimiter>
@@ -15,7 +15,7 @@ public final class EventReporter: Sendable {
     /// change is logged once.
     private let hostNetworkLogged = Locked<String?>(nil)
 
-    public init(logger: Logger, burst: Int = 5, window: TimeSpan = .seconds(10 as Int64)) {
+    package init(logger: Logger, burst: Int = 5, window: TimeSpan = .seconds(10 as Int64)) {
         self.logger = logger
         self.limiter = Locked(RejectionLimiter(burst: burst, window: window))
     }
@@ -69,7 +69,7 @@ public final class EventReporter: Sendable {
     /// stall that changes the pair's health is one entry with both meanings (docs/operations.md,
     /// "Message IDs"): `sync stalled (no_progress)` carries the stall's MESSAGE_ID and reason and the
     /// summary fields; the stall's own entry would say the same thing twice.
-    public func report(_ changes: [StatusChange]) {
+    package func report(_ changes: [StatusChange]) {
         // Most batches (every pair's first verdict at start, say) hold no stall: nothing to fold.
         guard changes.contains(where: { !$0.isSummaryChange }) else {
             for change in changes { self.report(change, folding: []) }
@@ -165,7 +165,7 @@ public final class EventReporter: Sendable {
     }
 
     /// Logs what a `syncmon forget` removed (docs/operations.md#forgetting-an-engine).
-    public func reportForgotten(_ key: PairKey, allDatabases: Bool, count: Int) {
+    package func reportForgotten(_ key: PairKey, allDatabases: Bool, count: Int) {
         var metadata: Logger.Metadata = [SyncmonMetadataKey.engine: "\(key.engine)"]
         if !allDatabases { metadata[SyncmonMetadataKey.database] = "\(key.database)" }
         let named = allDatabases ? "engine \(key.engine)" : "\(key.engine)/\(key.database)"
@@ -178,7 +178,7 @@ public final class EventReporter: Sendable {
 
     /// Logs events a peer was not allowed to send, naming the peer and the engine; rate-limited
     /// with the other rejections.
-    public func reportForbidden(engine: InlineName, count: Int, peer: PeerCredentials, now: Timestamp) {
+    package func reportForbidden(engine: InlineName, count: Int, peer: PeerCredentials, now: Timestamp) {
         let decision = self.limiter.withLock { $0.admit(0, at: now) }
         guard decision.log else { return }
         self.logger.warning(
@@ -195,7 +195,7 @@ public final class EventReporter: Sendable {
     }
 
     /// Logs rejected lines, at most a few per window; the rest are summed into the next entry.
-    public func report(rejections: [Rejection], transport: Transport, now: Timestamp) {
+    package func report(rejections: [Rejection], transport: Transport, now: Timestamp) {
         guard !rejections.isEmpty else { return }
         let decision = self.limiter.withLock { $0.admit(rejections.count, at: now) }
         guard decision.log, let first = rejections.first else { return }

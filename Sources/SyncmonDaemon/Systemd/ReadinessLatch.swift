@@ -1,7 +1,7 @@
 import SyncmonLock
 
 /// Lets the notifier wait until every listener is bound before it sends `READY=1` (docs/operations.md#systemd).
-public final class ReadinessLatch: Sendable {
+package final class ReadinessLatch: Sendable {
     private struct State {
         var remaining: Int
         var cancelled = false
@@ -11,12 +11,12 @@ public final class ReadinessLatch: Sendable {
     private let state: Locked<State>
 
     /// A latch that opens after `count` calls to `arrive()`.
-    public init(count: Int) {
+    package init(count: Int) {
         self.state = Locked(State(remaining: count))
     }
 
     /// One listener is ready.
-    public func arrive() {
+    package func arrive() {
         let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.remaining -= 1
             guard state.remaining <= 0 else { return [] }
@@ -28,7 +28,7 @@ public final class ReadinessLatch: Sendable {
 
     /// Waits until every listener is ready; returns early when the task is cancelled (a
     /// listener failed to bind and the group is shutting down), so shutdown never hangs here.
-    public func wait() async {
+    package func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready = self.state.withLock { state -> Bool in
@@ -49,5 +49,5 @@ public final class ReadinessLatch: Sendable {
     }
 
     /// Whether every listener arrived (as opposed to the wait being cancelled).
-    public var isOpen: Bool { self.state.withLock { $0.remaining <= 0 } }
+    package var isOpen: Bool { self.state.withLock { $0.remaining <= 0 } }
 }

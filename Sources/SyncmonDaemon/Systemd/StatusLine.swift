@@ -1,9 +1,9 @@
 import SyncmonCore
 
 /// The one-line `STATUS=` text systemd shows (docs/operations.md#systemd), e.g. "3 engines: 2 ok, 1 stalled".
-public enum StatusLine {
+package enum StatusLine {
     /// Counts engines (not pairs) by their worst summary; healthy ones are "ok".
-    public static func text(summaries: [(key: PairKey, summary: Summary)]) -> String {
+    package static func text(summaries: [(key: PairKey, summary: Summary)]) -> String {
         var worst: [InlineName: Summary] = [:]
         for (key, summary) in summaries { worst[key.engine] = min(worst[key.engine] ?? summary, summary) }
         guard !worst.isEmpty else { return "no engines yet" }

@@ -10,7 +10,7 @@ import SyncmonSystemd
 /// Talks to systemd (docs/operations.md#systemd): `READY=1` once every listener is bound, `STATUS=` kept current,
 /// `WATCHDOG=1` at half of `WATCHDOG_USEC` only while the event loops and the state model
 /// answer, `STOPPING=1` on shutdown.
-public final class SystemdNotifyService: Service, Sendable {
+package final class SystemdNotifyService: Service, Sendable {
     private let notifier: any ServiceManagerNotifier
     private let store: MonitorStore
     private let group: any EventLoopGroup
@@ -22,7 +22,7 @@ public final class SystemdNotifyService: Service, Sendable {
     /// (at 10,000 pairs that was most of an idle daemon's CPU).
     private let lastStatus = Locked<(text: String, generation: UInt64)?>(nil)
 
-    public init(
+    package init(
         store: MonitorStore,
         group: any EventLoopGroup,
         readiness: ReadinessLatch,
@@ -38,7 +38,7 @@ public final class SystemdNotifyService: Service, Sendable {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await self.readiness.wait()
         guard self.readiness.isOpen else { return }
         // Remembered as sent, so the first look does not repeat it.
@@ -107,7 +107,7 @@ public final class SystemdNotifyService: Service, Sendable {
     /// Sends `STATUS=` when the text changed. Nothing before `READY=1`, which carries the first
     /// line: the host network view is taken, and may move restored pairs, before the listeners
     /// are bound.
-    public func updateStatus() {
+    package func updateStatus() {
         let generation = self.store.generation
         guard let sent = self.lastStatus.withLock({ $0?.generation }), sent != generation else { return }
         let status = self.currentStatus()
@@ -119,8 +119,8 @@ public final class SystemdNotifyService: Service, Sendable {
     }
 
     /// Brackets a configuration reload for systemd (Debian 12's systemd has no notify-reload).
-    public func reloading() { self.send([.reloading]) }
-    public func reloaded() { self.send([.ready]) }
+    package func reloading() { self.send([.reloading]) }
+    package func reloaded() { self.send([.ready]) }
 
     private func currentStatus() -> (text: String, generation: UInt64) {
         let snapshot = self.store.snapshot()
