@@ -21,9 +21,10 @@ stop_background() {
     for pid in "${background_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
 }
 trap stop_background EXIT
-# Each phase's CPU time (user + system, its children's included) is printed beside its wall
-# time: on two cores the phases that run side by side share the CPU, and the sum is what the
-# run's length follows.
+# Each phase's CPU time (user + system, of the processes it waited for) is printed beside its
+# wall time: on two cores the phases that run side by side share the CPU, and the sum is what
+# the run's length follows. What runs under a container's own systemd (the sandboxes) or as a
+# daemon left to its process group is not in it, so those phases' figures are low.
 TIMEFORMAT='%1U %1S'
 cpu_of() { awk '{ print $1 + $2 }' "$1" 2>/dev/null || echo "?"; }
 phase() {
