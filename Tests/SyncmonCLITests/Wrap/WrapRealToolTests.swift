@@ -12,9 +12,11 @@ import Glibc
 /// The transfers are shaped so that every phase is visible with `--no-progress-after 3s`:
 /// 8 MiB/s (the tools' own bandwidth limits), data moving for 4 s before the server is
 /// stopped with SIGSTOP, about 1.5 s for the socket buffers to fill, the stall, SIGCONT, and
-/// the rest of the 57 MiB. Serialized: on a 2-core machine three transfers at once would
-/// make the timings, not the code, the thing under test.
-@Suite("syncmon wrap with the real tools", .serialized)
+/// the rest of the 57 MiB. The three transfers run one after another: on a 2-core machine three
+/// at once would make the timings, not the code, the thing under test. The other tests move
+/// little data and run beside them, on a thread of their own: this suite is the Swift run's
+/// longest, and run one by one its tests added 18 s to it.
+@Suite("syncmon wrap with the real tools")
 struct WrapRealToolTests {
     static let threshold = ["--no-progress-after", "3s"]
 
@@ -23,6 +25,8 @@ struct WrapRealToolTests {
     /// done); on the cooperative pool, shared with every other suite of the run, a look could
     /// wait seconds for a thread and come after the transfer it was meant to catch.
     static let executor = ThreadExecutor(name: "wrap tests")
+    /// The thread of the tests that run beside the transfers.
+    static let neighbours = ThreadExecutor(name: "wrap tests beside")
 
     /// A job one of the tools runs: its command and environment, and the server it talks to.
     struct Job {
@@ -71,7 +75,7 @@ struct WrapRealToolTests {
         )
     }
 
-    @Test("no stall while data moves, no_progress while the server is stopped, cleared after SIGCONT, succeeded", arguments: Tool.allCases)
+    @Test("no stall while data moves, no_progress while the server is stopped, cleared after SIGCONT, succeeded", .serialized, arguments: Tool.allCases)
     func stopAndContinue(_ tool: Tool) async throws {
         try await withTaskExecutorPreference(Self.executor) {
             let test = try TemporaryDirectory(prefix: "smw")
@@ -139,7 +143,7 @@ struct WrapRealToolTests {
 
     @Test("a wrap killed with SIGKILL mid-run is engine_down at once; the next run is up again")
     func killed() async throws {
-        try await withTaskExecutorPreference(Self.executor) {
+        try await withTaskExecutorPreference(Self.neighbours) {
             let test = try TemporaryDirectory(prefix: "smw")
             defer { test.remove() }
             try RealTools.randomFile(test.path("source/big.bin"), bytes: 8 << 20)
@@ -174,7 +178,7 @@ struct WrapRealToolTests {
 
     @Test("exit statuses of real failures: rclone's missing directory, restic's wrong password, rsync's unknown module")
     func failures() async throws {
-        try await withTaskExecutorPreference(Self.executor) {
+        try await withTaskExecutorPreference(Self.neighbours) {
             let test = try TemporaryDirectory(prefix: "smw")
             defer { test.remove() }
             try RealTools.randomFile(test.path("source/one.bin"), bytes: 1 << 16)
@@ -233,7 +237,7 @@ struct WrapRealToolTests {
 
     @Test("any other command: exit<N>, signal<NAME>, and its process tree's I/O as progress")
     func otherCommands() async throws {
-        try await withTaskExecutorPreference(Self.executor) {
+        try await withTaskExecutorPreference(Self.neighbours) {
             let test = try TemporaryDirectory(prefix: "smw")
             defer { test.remove() }
             let daemon = try await DaemonProcess.start(in: test.path, arguments: Self.threshold)
