@@ -8,7 +8,7 @@ import Testing
 /// notification is owed delivering it once after the restart; a webhook failing and then
 /// recovering delivered once; a hung command stopped by its timeout while the daemon answers;
 /// `syncmon notify test` and its exit codes; bad routes refused with exit 78.
-@Suite("Notify daemon", .serialized)
+@Suite("Notify daemon")
 struct NotifyDaemonTests {
     /// A route's recording command: each delivery appends `EVENT PAIRS TITLE` to `log` (and
     /// its JSON to `log.json`), unless the file `gate` is missing, when it fails (`hang`: hangs).
