@@ -136,6 +136,37 @@ struct OutstandingFailureTests {
             [
                 .failing(.export, nil), .summary(.succeeded),
             ]),
+        // A oneshot unit whose rules read the tool's own failure, then its exit status (rclone
+        // bisync's "Must run --resync", then exit 2): one run, failing with the tool's words.
+        TransitionCase(
+            "containerEvent: a failure the lines ended inside the operation keeps its code over the end's, counted once",
+            [s(1, container(.export, id: "R", started: 1))] + failedExport(2)
+                + [s(4, container(.export, id: "R", started: 1, ended: 4, error: otherErr("uncategorizedError")))],
+            [
+                .phase(.export, .failed(started: at(2), ended: at(3), error: actionable(.quotaExceeded))),
+                .failing(.export, OutstandingFailure(since: at(3), error: actionable(.quotaExceeded))),
+                .runs(.export, 1), .failures(.export, 1), .summary(.error),
+            ]),
+        TransitionCase(
+            "containerEvent: lines that ended in success, then a failed operation: the failure is news",
+            [s(1, container(.export, id: "R", started: 1))] + succeededExport(2)
+                + [s(4, container(.export, id: "R", started: 1, ended: 4, error: err(.quotaExceeded)))],
+            [
+                .failing(.export, OutstandingFailure(since: at(4), error: actionable(.quotaExceeded))), .summary(.error),
+            ]),
+        TransitionCase(
+            "containerEvent: lines that ended in success inside a succeeded operation: one run",
+            [s(1, container(.export, id: "R", started: 1))] + succeededExport(2)
+                + [s(4, container(.export, id: "R", started: 1, ended: 4, succeeded: true))],
+            [
+                .phase(.export, .succeeded(started: at(2), ended: at(3))), .runs(.export, 1), .summary(.succeeded),
+            ]),
+        TransitionCase(
+            "containerEvent: a failure that ended before the operation began is not the operation's",
+            failedExport(0) + [s(1, container(.export, id: "R", started: 1)), s(4, container(.export, id: "R", started: 1, ended: 4, succeeded: true))],
+            [
+                .failing(.export, nil), .runs(.export, 2), .summary(.succeeded),
+            ]),
         TransitionCase(
             "setup: a failed setup stays failing through a restart until a setup succeeds",
             [

@@ -106,8 +106,25 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
             self.count(started: started, ended: ended, error: error)
             return error.map { .failed($0) } ?? .succeeded
         }
+        if let outcome = self.endedInside(started: started, ended: ended, error: error) { return outcome }
         if self.lastStart.map({ $0 < started }) ?? true { self.lastStart = started }
         return self.complete(started: started, ended: ended, error: error)
+    }
+
+    /// The engine's own lines already ended a cycle inside this operation: a oneshot unit whose
+    /// rules read rclone bisync's "Must run --resync" (an error, then `did…`), then its exit
+    /// status 2. That cycle was the operation, counted once; its failure, in the tool's own
+    /// code and words, is kept over the exit status's. `nil` when the end is news: no cycle
+    /// ended inside, or the lines said success and the operation failed after all.
+    private func endedInside(started: Timestamp, ended: Timestamp, error: PhaseError?) -> Outcome? {
+        switch self.state {
+        case .failed(let innerStart, let innerEnd, let lineError) where innerStart >= started && innerEnd <= ended:
+            return .failed(lineError)
+        case .succeeded(let innerStart, let innerEnd) where innerStart >= started && innerEnd <= ended && error == nil:
+            return .succeeded
+        default:
+            return nil
+        }
     }
 
     /// Fails the phase outright (an actionable `error` event with `phase: setup`).
