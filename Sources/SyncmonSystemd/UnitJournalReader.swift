@@ -83,6 +83,35 @@ public final class UnitJournalReader {
         return reader.current()?.message
     }
 
+    /// The last entry of the process `pid` of `unit`, which exited at `exited` (realtime
+    /// microseconds). journald reads a process's output when it gets to it, on a busy machine
+    /// after the exit was reported: while the process's newest entry is from more than 100 ms
+    /// before its exit (or there is none), entries are waited for, `patience` microseconds at
+    /// most. Entries stamped more than 5 s after the exit are another process's that got the
+    /// same id.
+    public static func lastMessage(
+        unit: String, manager: SystemdManager = .system, pid: UInt32, exited: UInt64, patience: UInt64 = 500_000
+    ) -> [UInt8]? {
+        guard let reader = try? UnitJournalReader(unit: unit, cursor: nil, manager: manager),
+            "_PID=\(pid)".withCString({ sd_journal_add_match(reader.journal, $0, 0) }) >= 0
+        else { return nil }
+        let deadline = Self.monotonicMicroseconds() &+ patience
+        while true {
+            sd_journal_seek_realtime_usec(reader.journal, exited &+ 5_000_000)
+            let entry = sd_journal_previous(reader.journal) > 0 ? reader.current() : nil
+            if let entry, entry.realtime &+ 100_000 >= exited { return entry.message }
+            let now = Self.monotonicMicroseconds()
+            // After the deadline, the look above was the last.
+            guard now < deadline, sd_journal_wait(reader.journal, deadline - now) >= 0 else { return entry?.message }
+        }
+    }
+
+    private static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000 &+ UInt64(now.tv_nsec) / 1_000
+    }
+
     private func resume(after cursor: String) {
         let sought = cursor.withCString { sd_journal_seek_cursor(self.journal, $0) }
         // seek_cursor lands on the nearest entry when the exact one is gone; test_cursor tells.

@@ -24,6 +24,9 @@ public struct UnitSnapshot: Sendable, Equatable {
     /// `ExecMainStartTimestamp` and `ExecMainExitTimestamp` (0 when never), realtime.
     public var mainStarted: Timestamp?
     public var mainExited: Timestamp?
+    /// `ExecMainPID`: the main process, kept by systemd after it exited (its journal lines carry
+    /// it as `_PID`, which tells its last line from the next run's first).
+    public var mainPID: UInt32? = nil
 
     public init(
         loadState: UnitLoadState = .loaded,

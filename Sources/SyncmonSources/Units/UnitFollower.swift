@@ -229,12 +229,10 @@ final class UnitFollower {
             case .cycleEnded(_, _, let failed): failure = failed
             default: failure = nil
             }
-            // A failure's message is the last line the unit logged before it ended (docs/systemd-units.md);
-            // journald stamps a line when it receives it, a little after the process wrote it.
+            // A failure's message is the last line the unit logged before it ended (docs/systemd-units.md).
             var last: String? = nil
             if let failure {
-                let exited = self.snapshot.mainExited.map { UInt64(clamping: $0.microseconds) &+ 50_000 }
-                last = UnitJournalReader.lastMessage(unit: unit, manager: self.source.manager, notAfter: exited).map { String(decoding: $0, as: UTF8.self) }
+                last = self.lastLine(of: unit)
                 self.context.logger.warning(
                     "unit source \(self.context.name): \(unit) failed (\(failure.code)): \(last ?? "no journal line")",
                     metadata: self.context.metadata
@@ -255,6 +253,22 @@ final class UnitFollower {
                 self.context.model.connectionClosed(self.connection, now: now)
             }
         }
+    }
+
+    /// The last line the failed run's main process logged. journald stamps a line when it reads
+    /// it, which on a busy machine is after systemd has reported the exit, and a crash-looping
+    /// service's next run may have logged by then: the line is the process's own (`_PID`), and
+    /// when its newest one is older than its exit, journald is given a moment to catch up.
+    private func lastLine(of unit: String) -> String? {
+        let exited = self.snapshot.mainExited.map { UInt64(clamping: $0.microseconds) }
+        let line: [UInt8]?
+        if let pid = self.snapshot.mainPID, let exited {
+            line = UnitJournalReader.lastMessage(unit: unit, manager: self.source.manager, pid: pid, exited: exited)
+        } else {
+            // Without the process's id: the last entry received by shortly after the exit.
+            line = UnitJournalReader.lastMessage(unit: unit, manager: self.source.manager, notAfter: exited.map { $0 &+ 50_000 })
+        }
+        return line.map { String(decoding: $0, as: UTF8.self) }
     }
 
     private func openJournal(_ bus: any UnitManagerBus, unit: String, path: String) {
@@ -359,6 +373,7 @@ extension UnitSnapshot {
             case ("ExecStart", .program(let program)): self.program = program
             case ("ExecMainStartTimestamp", .unsigned(let micros)): self.mainStarted = micros == 0 ? nil : Timestamp(microseconds: Int64(clamping: micros))
             case ("ExecMainExitTimestamp", .unsigned(let micros)): self.mainExited = micros == 0 ? nil : Timestamp(microseconds: Int64(clamping: micros))
+            case ("ExecMainPID", .unsigned(let pid)): self.mainPID = pid == 0 ? nil : UInt32(clamping: pid)
             default: break
             }
         }
