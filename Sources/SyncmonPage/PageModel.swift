@@ -23,7 +23,7 @@ public struct PageModel: Sendable {
                 row: row,
                 lastImport: state?.lastSuccess(of: .import),
                 lastExport: state?.lastSuccess(of: .export),
-                changes: monitor.histories[row.key]?.changes(since: nil, at: now) ?? []
+                changes: monitor.history(of: row.key)?.changes(since: nil, at: now) ?? []
             )
         }
         self.init(host: host, now: now, pairs: pairs)

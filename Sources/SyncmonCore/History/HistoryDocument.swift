@@ -40,7 +40,7 @@ extension Monitor {
             (engine.map { key.engine == $0 } ?? true) && (database.map { key.database == $0 } ?? true)
         }
         let pairs = keys.sorted().map { key in
-            HistoryDocument.Pair(key: key, changes: self.histories[key]?.changes(since: since, at: now) ?? [])
+            HistoryDocument.Pair(key: key, changes: self.history(of: key)?.changes(since: since, at: now) ?? [])
         }
         return HistoryDocument(now: now, pairs: pairs)
     }

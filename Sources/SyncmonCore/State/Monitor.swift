@@ -20,12 +20,24 @@ public struct Monitor: Sendable {
     /// no verdict waits on time at all.
     public private(set) var nextLook = Timestamp.distantPast
     /// The pairs by key.
-    public private(set) var pairs: [PairKey: PairState] = [:]
+    public private(set) var pairs = PairTable()
     /// Each pair's changes of health (docs/operations.md#history), recorded where the changes
     /// are reported (``changes(at:)`` and the looks of ``apply(_:at:connection:peer:now:changes:)``),
-    /// kept apart from ``pairs`` so that a pair's state, copied on every look, does not carry
-    /// them; forgotten with the pair.
-    public private(set) var histories: [PairKey: PairHistory] = [:]
+    /// kept in ``pairs`` beside the states; here the pairs that have any, by key (built on each
+    /// call: for a whole document, not for one pair's, which is ``history(of:)``).
+    public var histories: [PairKey: PairHistory] {
+        var histories: [PairKey: PairHistory] = [:]
+        for index in self.pairs.indices where !self.pairs.histories[index].isEmpty {
+            histories[self.pairs.keys[index]] = self.pairs.histories[index]
+        }
+        return histories
+    }
+
+    /// `key`'s changes of health; `nil` when it has none or is not tracked.
+    public func history(of key: PairKey) -> PairHistory? {
+        guard let index = self.pairs.index(forKey: key), !self.pairs.histories[index].isEmpty else { return nil }
+        return self.pairs.histories[index]
+    }
     /// Rejected lines by reason (`RejectionReason.rawValue`).
     public private(set) var rejected = [UInt64](repeating: 0, count: RejectionReason.allCases.count)
     /// Events dropped as duplicates after a resume (not rejections, docs/protocol.md#rejections).
@@ -163,8 +175,7 @@ public struct Monitor: Sendable {
     /// Takes in another monitor's pairs and counts (a parallel replay's shards, whose pairs
     /// are disjoint); this monitor's configuration stays.
     public mutating func merge(_ other: Monitor) {
-        self.pairs.merge(other.pairs) { mine, _ in mine }
-        self.histories.merge(other.histories) { mine, _ in mine }
+        self.pairs.merge(other.pairs)
         self.count(other.rejected)
         self.duplicates += other.duplicates
         self.accepted += other.accepted
@@ -223,8 +234,6 @@ public struct Monitor: Sendable {
         _ key: PairKey, _ state: PairState, history: PairHistory = PairHistory(), savedAt: Timestamp, start: Timestamp
     ) {
         guard self.pairs[key] == nil, self.pairs.count < self.configuration.maximumPairs else { return }
-        let history = history.trimmed(at: start)
-        if !history.isEmpty { self.histories[key] = history }
         var state = state
         state.liveness = state.liveness.restarted(at: start, savedAt: savedAt, lastEvent: state.lastEvent)
         state.suppressionEnded = max(state.suppressionEnded ?? start, start)
@@ -232,6 +241,7 @@ public struct Monitor: Sendable {
         state.hostNetwork = self.hostNetwork
         state.verdictHoldsUntil = .distantPast
         self.pairs[key] = state
+        if let index = self.pairs.index(forKey: key) { self.pairs.histories[index] = history.trimmed(at: start) }
         self.nextLook = .distantPast
     }
 
@@ -257,7 +267,6 @@ public struct Monitor: Sendable {
     /// Forgets a pair (an operator clearing an engine that is gone for good), its history too.
     public mutating func remove(_ key: PairKey) {
         self.pairs[key] = nil
-        self.histories[key] = nil
     }
 
     /// Forgets `key`, or with `allDatabases` every pair of its engine (`syncmon forget`,
@@ -323,7 +332,7 @@ public struct Monitor: Sendable {
     /// Returns until when the pair's verdict holds.
     @discardableResult
     private mutating func changes(
-        ofPairAt index: [PairKey: PairState].Index,
+        ofPairAt index: Int,
         key: PairKey,
         at now: Timestamp,
         onlyIfDue: Bool,
@@ -356,7 +365,7 @@ public struct Monitor: Sendable {
             let unknownReason = evaluation.summary == .unknown ? self.pairs.values[index].unknownBecause : nil
             let healthChange = HealthChange(
                 time: now, from: previous?.summary, to: evaluation, failedPhase: failedPhase, unknownReason: unknownReason)
-            self.histories[key, default: PairHistory()].append(healthChange)
+            self.pairs.histories[index].append(healthChange)
         }
         guard healthChanged || self.configuration.reportsCycles else { return look.holdsUntil }
         var summaryChange = change(.summaryChanged(from: previous?.summary))

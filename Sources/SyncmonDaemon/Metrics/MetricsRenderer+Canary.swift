@@ -26,7 +26,7 @@ extension MetricsRenderer {
     /// Writes the four families for `pairs` (sorted, with their `engine`/`database` labels).
     static func writeCanaries(
         into writer: inout ExpositionWriter,
-        pairs: UnsafeBufferPointer<(key: PairKey, value: PairState)>,
+        pairs: SortedPairs,
         labels: PairLabels
     ) {
         writer.family(CanaryFamilies.roundTrip)

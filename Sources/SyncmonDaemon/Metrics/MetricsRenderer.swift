@@ -192,9 +192,9 @@ package struct MetricsRenderer: Sendable {
         writer.family(Families.buildInfo)
         writer.sample(Families.buildInfo, labels: LabelSet(["version": self.version, "revision": self.revision]), value: 1)
 
-        // Read through a buffer pointer: a loop over an array copied each 1.9 KB `PairState`
-        // (and retained what it holds) once per family, 16 times per pair per scrape.
-        SortedPairCopy.with(monitor.pairs) { pairs in
+        // Read in place: a loop over an array of pairs copied each 1.3 KB `PairState` (and
+        // retained what it holds) once per family, 16 times per pair per scrape.
+        SortedPairs.with(monitor.pairs) { pairs in
             // Each pair's labels rendered once, into one buffer (no `LabelSet` per pair).
             var labels = SeriesLabels(reservingSeries: pairs.count)
             for index in pairs.indices {
@@ -216,9 +216,6 @@ package struct MetricsRenderer: Sendable {
         self.writeDaemonFamilies(into: &writer, monitor: monitor, received: received, tracked: monitor.pairs.count)
         Self.writeProcessFamilies(into: &writer, process: process)
     }
-
-    /// The pairs, sorted by key, as the per-pair families read them.
-    typealias SortedPairs = UnsafeBufferPointer<(key: PairKey, value: PairState)>
 
     /// Each sorted pair's `engine`/`database` labels, at the pair's position.
     typealias PairLabels = UnsafeBufferPointer<SeriesLabel>

@@ -16,10 +16,9 @@ enum PairOrder {
         var position: Int
     }
 
-    /// The dictionary positions of `pairs`, sorted by key.
-    static func sorted(_ pairs: [PairKey: PairState]) -> [Dictionary<PairKey, PairState>.Index] {
-        let keys = Array(pairs.keys)
-        let indices = Array(pairs.indices)
+    /// The positions of `pairs`, sorted by key.
+    static func sorted(_ pairs: PairTable) -> [Int] {
+        let keys = pairs.keys
         var entries: [Entry] = []
         entries.reserveCapacity(keys.count)
         for (position, key) in keys.enumerated() {
@@ -33,7 +32,7 @@ enum PairOrder {
             if left.low != right.low { return left.low < right.low }
             return keys[left.position] < keys[right.position]
         }
-        return entries.map { indices[$0.position] }
+        return entries.map(\.position)
     }
 
     /// The first 16 bytes of `bytes`, zero-padded, as two big-endian words.

@@ -1,28 +1,41 @@
 import SyncmonCore
 
-/// One render's copy of the pairs, sorted by key, freed when the render ends.
+/// One render's view of the pairs in key order, read in place from the monitor's table.
 ///
-/// The per-pair families read every pair once per family, and a `Dictionary` hands out a pair
-/// only as a copy (1.9 KB and its arrays retained), so the pairs are copied once, in key order,
-/// and read in place from there. Freeing it at the end keeps nothing resident between scrapes
-/// (RSS per pair, docs/performance.md).
-enum SortedPairCopy {
-    /// One pair as the dictionary hands it out.
-    typealias Element = (key: PairKey, value: PairState)
+/// The per-pair families read every pair once per family. A `Dictionary` handed out a pair only
+/// as a copy (1.3 KB, its arrays retained), so each render copied all of them once, in key
+/// order: 13 MiB of copies at 10,000 pairs. The table keeps its states in one array, and
+/// a pair here is two addresses into it: reading `pairs[i].value.x` reads the field where it is.
+struct SortedPairs {
+    /// One pair, where the table holds it.
+    struct Pair {
+        fileprivate let keyAddress: UnsafePointer<PairKey>
+        fileprivate let valueAddress: UnsafePointer<PairState>
 
-    /// Calls `body` with `pairs` sorted by key; the copy lives for the call only.
-    static func with<Result>(_ pairs: [PairKey: PairState], _ body: (UnsafeBufferPointer<Element>) -> Result) -> Result {
-        // Sort positions by key, then copy each pair once: sorting the pairs themselves moved
-        // whole `PairState` values around n log n times (7% of a 1,000-pair render).
+        var key: PairKey { unsafeAddress { self.keyAddress } }
+        var value: PairState { unsafeAddress { self.valueAddress } }
+    }
+
+    private let keys: UnsafeBufferPointer<PairKey>
+    private let values: UnsafeBufferPointer<PairState>
+    /// The positions in the table, in key order.
+    private let order: [Int]
+
+    var count: Int { self.order.count }
+    var indices: Range<Int> { self.order.indices }
+
+    subscript(index: Int) -> Pair {
+        let position = self.order[index]
+        return Pair(keyAddress: self.keys.baseAddress! + position, valueAddress: self.values.baseAddress! + position)
+    }
+
+    /// Calls `body` with `pairs` in key order; the view is good for the call only.
+    static func with<Result>(_ pairs: PairTable, _ body: (SortedPairs) -> Result) -> Result {
         let order = PairOrder.sorted(pairs)
-        let storage = UnsafeMutablePointer<Element>.allocate(capacity: max(order.count, 1))
-        defer {
-            storage.deinitialize(count: order.count)
-            storage.deallocate()
+        return pairs.keys.withUnsafeBufferPointer { keys in
+            pairs.values.withUnsafeBufferPointer { values in
+                body(SortedPairs(keys: keys, values: values, order: order))
+            }
         }
-        for (offset, index) in order.enumerated() {
-            (storage + offset).initialize(to: pairs[index])
-        }
-        return body(UnsafeBufferPointer(start: storage, count: order.count))
     }
 }

@@ -200,7 +200,7 @@ package final class NotificationService: Service, Sendable {
 
     /// The summary `key` had before its summary became `summary`, as its history knows it.
     static func previous(of key: PairKey, in monitor: Monitor, now summary: Summary) -> Summary? {
-        guard let last = monitor.histories[key]?.changes.last, last.to == summary else { return nil }
+        guard let last = monitor.history(of: key)?.changes.last, last.to == summary else { return nil }
         return last.from
     }
 
@@ -209,8 +209,10 @@ package final class NotificationService: Service, Sendable {
     package static func changes(in monitor: Monitor, after time: Timestamp?) -> [(PairKey, HealthChange)] {
         guard let time else { return [] }
         var passed: [(PairKey, HealthChange)] = []
-        for (key, history) in monitor.histories {
+        for index in monitor.pairs.indices {
+            let history = monitor.pairs.histories[index]
             guard let last = history.changes.last, last.time > time else { continue }
+            let key = monitor.pairs.keys[index]
             passed += history.changes.reversed().prefix { $0.time > time }.reversed().map { (key, $0) }
         }
         return passed.sorted { $0.1.time < $1.1.time }

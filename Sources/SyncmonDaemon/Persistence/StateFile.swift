@@ -79,7 +79,6 @@ package struct StateFile: Sendable {
     package func save(_ monitor: Monitor, now: Timestamp) throws -> Int {
         let encoder = JSONEncoder()
         let pairs = monitor.pairs
-        let histories = monitor.histories
         let order = PairOrder.sorted(pairs)
         var size = 0
         try AtomicFile.write(to: self.path) { output in
@@ -89,9 +88,9 @@ package struct StateFile: Sendable {
             for (position, index) in order.enumerated() {
                 if position > 0 { output.append(",") }
                 let key = pairs.keys[index]
-                let history = histories[key]?.trimmed(at: now)
+                let history = pairs.histories[index].trimmed(at: now)
                 let entry = Document.Entry(
-                    engine: key.engine, database: key.database, state: pairs.values[index], history: history?.isEmpty == false ? history : nil)
+                    engine: key.engine, database: key.database, state: pairs.values[index], history: history.isEmpty ? nil : history)
                 try encoder.encode(entry).withUnsafeBytes { output.append($0) }
             }
             output.append("]}")
