@@ -223,6 +223,7 @@ final class UnitFollower {
         let now = self.clock.wallTime()
         let pair = PairKey(engine: self.mapper.engine, database: self.mapper.database)
         for action in actions {
+            if case .cycleEnded = action { self.takeRunLines(unit: unit) }
             let failure: UnitFailure?
             switch action {
             case .down(let failed), .failing(let failed): failure = failed
@@ -293,14 +294,41 @@ final class UnitFollower {
 
     /// Every new entry through the rules; the cursor saved after the batch.
     private func readJournal(_ bus: any UnitManagerBus, unit: String, path: String) {
-        guard let journal = self.journal, let rules = self.source.rules?.current else { return }
-        journal.process()
-        var cursor: String? = nil
+        guard let batch = self.takeJournal(unit: unit) else { return }
+        // Liveness is systemd's alone (docs/systemd-units.md): what a stopped or failed unit's journal still
+        // says must not bring its pair back to life.
+        if !batch.lines.isEmpty, !self.isAlive { self.refreshState(bus, unit: unit, path: path) }
+        self.feed(batch, unit: unit)
+    }
+
+    /// A oneshot run ended: its lines go first, journald given a moment to read the last of them,
+    /// so that the run's end finds the cycle they opened and the failure they ended it with. The
+    /// other way round, a run whose lines only end a cycle (rclone bisync's "Must run --resync",
+    /// after its exit was applied) read as a cycle of no length that succeeded.
+    private func takeRunLines(unit: String) {
+        guard self.journal != nil else { return }
+        if let pid = self.snapshot.mainPID, let exited = self.snapshot.mainExited {
+            _ = UnitJournalReader.lastMessage(unit: unit, manager: self.source.manager, pid: pid, exited: UInt64(clamping: exited.microseconds))
+        }
+        guard let batch = self.takeJournal(unit: unit) else { return }
+        self.feed(batch, unit: unit)
+    }
+
+    /// The events of the journal's new entries and the cursor after them.
+    private struct JournalBatch {
         var lines: [UInt8] = []
-        var (read, matched) = (0, 0)
+        var cursor: String? = nil
+        var read = 0
+        var matched = 0
+    }
+
+    private func takeJournal(unit: String) -> JournalBatch? {
+        guard let journal = self.journal, let rules = self.source.rules?.current else { return nil }
+        journal.process()
+        var batch = JournalBatch()
         while let entry = journal.next() {
-            cursor = entry.cursor
-            read += 1
+            batch.cursor = entry.cursor
+            batch.read += 1
             let line = JournalLine(
                 bytes: entry.message,
                 priority: RulePriority(rawValue: entry.priority) ?? .unstated,
@@ -308,21 +336,23 @@ final class UnitFollower {
             )
             let evaluation = rules.evaluate(line)
             if evaluation.limitExceeded > 0 { self.countLimitHit(rule: rules.origin) }
-            if evaluation.match != nil { matched += 1 }
+            if evaluation.match != nil { batch.matched += 1 }
             for event in evaluation.match?.events(engine: self.mapper.engine.description, database: self.mapper.database.description) ?? [] {
-                lines += Array(event.utf8)
-                lines.append(0x0A)
+                batch.lines += Array(event.utf8)
+                batch.lines.append(0x0A)
             }
         }
-        // Liveness is systemd's alone (docs/systemd-units.md): what a stopped or failed unit's journal still
-        // says must not bring its pair back to life.
-        if !lines.isEmpty, !self.isAlive { self.refreshState(bus, unit: unit, path: path) }
-        if self.isAlive, !lines.isEmpty { lines.withUnsafeBytes { self.ingest.feed($0) } }
-        if read > 0 {
+        return batch
+    }
+
+    /// Feeds a batch's events while the unit's lines count; saves the cursor after it.
+    private func feed(_ batch: JournalBatch, unit: String) {
+        if self.isAlive, !batch.lines.isEmpty { batch.lines.withUnsafeBytes { self.ingest.feed($0) } }
+        if batch.read > 0 {
             self.context.logger.debug(
-                "unit source \(self.context.name): \(read) journal entries of \(unit), \(matched) matched", metadata: self.context.metadata)
+                "unit source \(self.context.name): \(batch.read) journal entries of \(unit), \(batch.matched) matched", metadata: self.context.metadata)
         }
-        if let cursor {
+        if let cursor = batch.cursor {
             try? self.cursorFile.save(JournalCursorDocument(unit: unit, cursor: cursor))
         }
     }
