@@ -28,9 +28,11 @@ extension ShippedPacks {
         emit = didFetchChanges
         emit = didSendChanges
 
+        # A critical error is always followed by "Must run --resync": the same failure, in its
+        # more specific words, and first in the run, so its code is the one a person acts on.
         [rule critical]
         match = ^(?:\d{4}/\d\d/\d\d \d\d:\d\d:\d\d )?ERROR : Bisync critical error: (?<text>.*)
-        emit = error phase=export error.code=bisyncCritical error.message=${MESSAGE}
+        emit = error phase=export error.code=resyncRequired error.message=${MESSAGE}
 
         # Exit 1: "retrying may help".
         [rule aborted-retryable]
