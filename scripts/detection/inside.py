@@ -13,12 +13,15 @@ import sys
 import time
 import urllib.request
 
-from common import ALARMS, get, verdict
+from common import ALARMS, codes, get, verdict
 
 UNITS = {"unison": "unison-dm.service", "crashy": "crashy.service", "victim": "victim.service",
          "backup": "backup.service", "mirror": "mirror.service", "bisync": "bisync.service",
-         "offsite": "offsite.service", "vault": "vault.service", "pull": "pull.service"}
-JOBS = {"backup", "mirror", "bisync", "offsite", "vault", "pull"}
+         "offsite": "offsite.service", "vault": "vault.service", "pull": "pull.service",
+         "archive": "archive.service", "photos": "photos.service", "bisync2": "bisync2.service",
+         "courier": "courier.service", "flaky": "flaky.service", "coffer": "coffer.service",
+         "lsyncd": "lsyncd-dm.service", "unison2": "unison2-dm.service"}
+JOBS = {"backup", "mirror", "bisync", "offsite", "vault", "pull", "archive", "photos", "bisync2", "courier", "coffer"}
 def syncmon_rows():
     document = get("http://127.0.0.1:9478/api/v1/status")
     return {row["engine"]: row for row in document["engines"]}
@@ -79,6 +82,8 @@ def healthy(seconds):
 
 def measure(name, engine, expected, threshold, description, period, grace, command):
     unit = UNITS[engine]
+    # "error:resyncRequired": the summary, and the failure code the tool's own words give.
+    summary, _, code = expected.partition(":")
     ping = last_ping(unit) if engine in JOBS else None
     states = {}
     node_looks = node_hits = 0
@@ -97,7 +102,7 @@ def measure(name, engine, expected, threshold, description, period, grace, comma
         node_hits += failed
         if engine in JOBS:
             ping = last_ping(unit) or ping
-        if syncmon_after is None and row.get("summary") == expected:
+        if syncmon_after is None and row.get("summary") == summary and (not code or code in codes(row)):
             syncmon_after, syncmon_saw = now - started, verdict(row)
             engine_said = {key: state.get(key) for key in ("ActiveState", "SubState", "Result", "ExecMainStatus")}
         if node_after is None and failed:

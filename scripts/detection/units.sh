@@ -63,7 +63,15 @@ unit victim.service <<U
 [Service]
 ExecStart=/bin/sleep infinity
 U
-for job in backup mirror bisync offsite vault pull; do
+# More jobs and services, each broken by one fault below: an rsync into a 1 MiB tmpfs, an
+# rsync run as nobody, a second bisync, rclone to a WebDAV server with a password, a service
+# under a start limit, restic to a second repository, lsyncd, a second unison (with unison's
+# default check for a replica emptied: confirmbigdel).
+mkdir -p /srv/asrc /srv/full /srv/psrc /srv/pdst /srv/q1 /srv/q2 /srv/lsrc /srv/ldst /srv/u1 /srv/u2 /srv/webdav2
+for i in $(seq 1 50); do for d in asrc psrc q1 lsrc u1; do echo "$i" >/srv/$d/file-$i; done; done
+mount -t tmpfs -o size=1m tmpfs /srv/full
+chown -R nobody /srv/psrc /srv/pdst
+for job in backup mirror bisync offsite vault pull archive photos bisync2 courier coffer; do
 unit $job.timer <<U
 [Timer]
 OnActiveSec=0
@@ -120,6 +128,63 @@ Type=oneshot
 ExecStart=$(wrap pull import) /usr/bin/rsync -a rsync://127.0.0.1:8873/mod/big.bin /srv/pulled/
 U
 mkdir -p /srv/webdav /srv/pulled
+unit archive.service <<U
+[Service]
+Type=oneshot
+ExecStart=/usr/bin/rsync -a /srv/asrc/ /srv/full/
+U
+unit photos.service <<U
+[Service]
+Type=oneshot
+User=nobody
+ExecStart=/usr/bin/rsync -a /srv/psrc/ /srv/pdst/
+U
+unit bisync2.service <<U
+[Service]
+Type=oneshot
+Environment=HOME=/root
+ExecStart=/usr/bin/rclone bisync /srv/q1 /srv/q2
+U
+echo right >/etc/webdav2-pass
+unit webdav2-dm.service <<U
+[Service]
+ExecStart=/bin/sh -c 'exec /usr/bin/rclone serve webdav /srv/webdav2 --addr 127.0.0.1:8082 --user courier --pass "\$(cat /etc/webdav2-pass)"'
+U
+unit courier.service <<U
+[Service]
+Type=oneshot
+Environment=HOME=/root
+ExecStart=/bin/sh -c '$(wrap courier export) /usr/bin/rclone sync /srv/src :webdav: --webdav-url http://127.0.0.1:8082 --webdav-user courier --webdav-pass "\$(rclone obscure right)" --retries 1 --low-level-retries 1 --contimeout 2s --timeout 5s'
+U
+unit flaky.service <<U
+[Unit]
+StartLimitIntervalSec=60
+StartLimitBurst=3
+[Service]
+ExecStart=/bin/sh -c 'if [ -e /srv/flaky-broken ]; then echo "cannot bind 127.0.0.1:8090: Address already in use"; exit 1; fi; exec sleep infinity'
+Restart=on-failure
+RestartSec=200ms
+U
+HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw restic -q -r /srv/repo2 init >/dev/null
+unit coffer.service <<U
+[Service]
+Type=oneshot
+Environment=HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw
+ExecStart=$(wrap coffer export) /usr/bin/restic -r /srv/repo2 backup /srv/src
+U
+cat >/etc/lsyncd-dm.lua <<U
+settings { nodaemon = true, insist = true }
+sync { default.rsync, source = "/srv/lsrc", target = "/srv/ldst", delay = 1 }
+U
+unit lsyncd-dm.service <<U
+[Service]
+ExecStart=/usr/bin/lsyncd -nodaemon /etc/lsyncd-dm.lua
+U
+unit unison2-dm.service <<U
+[Service]
+Environment=HOME=/root
+ExecStart=/usr/bin/unison /srv/u1 /srv/u2 -batch -repeat 1
+U
 cat >/etc/syncmon-dm.conf <<U
 listen = 127.0.0.1:9478
 events-socket = /run/syncmon-dm.sock
@@ -131,8 +196,26 @@ subscribe = victim=unit:victim.service
 subscribe = backup=unit:backup.timer?phase=export
 subscribe = mirror=unit:mirror.timer?phase=export
 subscribe = bisync=unit:bisync.timer?rules=rclone-bisync&phase=export
+subscribe = archive=unit:archive.timer?phase=export
+subscribe = photos=unit:photos.timer?phase=export
+subscribe = bisync2=unit:bisync2.timer?rules=rclone-bisync&phase=export
+subscribe = flaky=unit:flaky.service
+subscribe = lsyncd=unit:lsyncd-dm.service?rules=lsyncd&phase=export
+subscribe = unison2=unit:unison2-dm.service?rules=unison
 [engine unison]
 no-progress-after = 10s
+[engine unison2]
+no-progress-after = 10s
+[engine archive]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine photos]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine bisync2]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine courier]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine coffer]
+no-recent-export-after = $((PERIOD + GRACE))s
 [engine backup]
 no-recent-export-after = $((PERIOD + GRACE))s
 [engine mirror]
@@ -145,9 +228,12 @@ no-recent-export-after = $((PERIOD + GRACE))s
 no-progress-after = 10s
 U
 HOME=/root rclone bisync /srv/p1 /srv/p2 --resync >/dev/null 2>&1
+HOME=/root rclone bisync /srv/q1 /srv/q2 --resync >/dev/null 2>&1
 systemctl daemon-reload
-systemctl start unison-dm.service crashy.service victim.service webdav-dm.service rsyncd-dm.service
+systemctl start unison-dm.service crashy.service victim.service webdav-dm.service rsyncd-dm.service webdav2-dm.service
+systemctl start flaky.service lsyncd-dm.service unison2-dm.service
 systemctl start backup.timer mirror.timer bisync.timer offsite.timer vault.timer pull.timer
+systemctl start archive.timer photos.timer bisync2.timer courier.timer coffer.timer
 SETUP
 in_ns systemctl stop crashy.service  # started with the rest only to be loaded; its fault comes later
 in_ns systemd-run --unit=syncmon-dm --property=Type=simple /usr/local/bin/syncmon daemon --config /etc/syncmon-dm.conf >/dev/null
@@ -162,12 +248,20 @@ say "healthy for $healthy s: every column's alarms counted"
 in_ns python3 "$inside" healthy "$healthy" >"$work/healthy.json" || fail "the healthy run did not finish"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['setup']='units'; print(json.dumps(r))" "$work/healthy.json" >>"$out"
 
+# EXPECTED is the summary, with the failure code after a colon when the tool's words give one.
+# Each fault breaks a unit of its own, so they are injected and measured side by side (one after
+# another they took 4 minutes); the rows are appended in the order below once all are done.
+rows=$(mktemp -d /tmp/detection-rows.XXXXXX)
+fault_names=()
+fault_pids=()
 fault() {  # fault NAME ENGINE EXPECTED THRESHOLD DESCRIPTION COMMAND — injects, measures, appends a row
     local name=$1 engine=$2 expected=$3 threshold=$4 description=$5
     shift 5
     say "$name: $description"
     in_ns python3 "$inside" measure "$name" "$engine" "$expected" "$threshold" "$description" "$period" "$grace" "$@" \
-        >>"$out" || fail "$name: the measurement failed"
+        >"$rows/${#fault_names[@]}.json" &
+    fault_pids+=($!)
+    fault_names+=("$name")
 }
 fault crash-loop crashy error 0 "a service crash-looping (Restart=always, exit 3 every 0.5 s)" \
     systemctl start crashy.service
@@ -175,13 +269,13 @@ fault sigkill victim engine_down 0 "a running service killed with SIGKILL (as th
     systemctl kill -s KILL victim.service
 # A job's fault shows at its next run, which may itself take seconds: T is the dead man's
 # switch's period + grace for those.
-fault job-failing mirror error $((period + grace)) "a timer's rsync failing at every run (its source gone: exit 23)" \
+fault job-failing mirror error:partialTransfer $((period + grace)) "a timer's rsync failing at every run (its source gone: exit 23)" \
     sh -c 'rm -rf /srv/msrc'
 fault timer-stopped backup stalled $((period + grace)) "a job that never runs again (its timer stopped)" \
     systemctl stop backup.timer
-fault bisync-resync bisync error $((period + grace)) "rclone bisync's listings lost: \"Must run --resync\" at every run (exit 2)" \
+fault bisync-resync bisync error:resyncRequired $((period + grace)) "rclone bisync's listings lost: \"Must run --resync\" at every run (exit 2)" \
     sh -c 'rm -rf /root/.cache/rclone/bisync'
-fault unison-conflict unison error 0 "unison -repeat: both replicas changed one file; it skips the conflict and runs on" \
+fault unison-conflict unison error:conflictsSkipped 0 "unison -repeat: both replicas changed one file; it skips the conflict and runs on" \
     sh -c 'echo left >/srv/a/file-1; echo right >/srv/b/file-1'
 # rclone calls it temporary (exit 5): syncmon shows retrying at the first failed run, and the alarm
 # (stalled, no_recent_export) when no run has succeeded for T.
@@ -191,4 +285,25 @@ fault restic-password vault error $((period + grace)) "syncmon wrap restic: the 
     sh -c 'echo wrong >/etc/restic-pw'
 fault rsync-hung pull stalled 10 "syncmon wrap rsync: the transfer hangs (the rsync daemon SIGSTOPped)" \
     systemctl kill -s STOP rsyncd-dm.service
+fault disk-full archive error:fileIOError $((period + grace)) "a timer's rsync into a full file system (\"No space left on device\": exit 11)" \
+    sh -c 'head -c 3000000 /dev/urandom >/srv/asrc/big.bin'
+fault permission-denied photos error:partialTransfer $((period + grace)) "a timer's rsync, run as nobody, cannot read a source file (\"Permission denied\": exit 23)" \
+    sh -c 'chmod 000 /srv/psrc/file-1; touch /srv/psrc/file-1'
+fault bisync-mass-delete bisync2 error $((period + grace)) "rclone bisync's safety abort: most files deleted on one side (\"too many deletes\")" \
+    sh -c 'for i in $(seq 1 40); do rm /srv/q1/file-$i; done'
+fault rclone-auth courier error $((period + grace)) "syncmon wrap rclone: the WebDAV server's password changed (401 Unauthorized)" \
+    sh -c 'echo changed >/etc/webdav2-pass; systemctl restart webdav2-dm.service'
+fault start-limit flaky engine_down 5 "a service that fails at every restart until systemd's start limit stops it" \
+    sh -c 'touch /srv/flaky-broken; systemctl kill -s KILL flaky.service'
+fault restic-repository-gone coffer error:fatal $((period + grace)) "syncmon wrap restic: the repository's disk not mounted (\"unable to open config file\")" \
+    mv /srv/repo2 /srv/repo2.away
+fault config-broken lsyncd engine_down 5 "a configuration edit that breaks the service at its restart (lsyncd's Lua)" \
+    sh -c 'echo "sync {" >>/etc/lsyncd-dm.lua; systemctl restart lsyncd-dm.service'
+fault unison-root-gone unison2 engine_down 5 "unison -repeat: one replica's root gone (a disk not mounted): unison stops rather than delete the other" \
+    rm -rf /srv/u2
+for index in "${!fault_pids[@]}"; do
+    wait "${fault_pids[$index]}" || fail "${fault_names[$index]}: the measurement failed"
+    cat "$rows/$index.json" >>"$out"
+done
+rm -rf "$rows"
 say "done: $(wc -l <"$out") rows in $out"
