@@ -162,6 +162,15 @@ struct OutstandingFailureTests {
                 .phase(.export, .succeeded(started: at(2), ended: at(3))), .runs(.export, 1), .summary(.succeeded),
             ]),
         TransitionCase(
+            "containerEvent: operations of no length in the same instant are each their own",
+            [
+                s(1, container(.export, id: "A", started: 1, ended: 1, error: err(.quotaExceeded))),
+                s(1, container(.export, id: "B", started: 1, ended: 1, succeeded: true)),
+            ],
+            [
+                .failing(.export, nil), .runs(.export, 2), .summary(.succeeded),
+            ]),
+        TransitionCase(
             "containerEvent: a failure that ended before the operation began is not the operation's",
             failedExport(0) + [s(1, container(.export, id: "R", started: 1)), s(4, container(.export, id: "R", started: 1, ended: 4, succeeded: true))],
             [

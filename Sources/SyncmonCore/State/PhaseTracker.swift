@@ -28,6 +28,10 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     /// and `retrying` come from here, not from `state`, so a failing engine that retries every
     /// few seconds reads as failing at every scrape instead of flapping to `in_progress`.
     public private(set) var failing: OutstandingFailure? = nil
+    /// The latest cycle was ended by the engine's lines (`did…`), not by a `containerEvent`:
+    /// an operation's end that arrives after it may be the same run (`endedInside`). Not
+    /// persisted: a restart is between runs.
+    private var lastEndedByLines = false
 
     public init() {}
 
@@ -89,7 +93,9 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
         } else {
             error = nil
         }
-        return self.complete(started: started, ended: time, error: error)
+        let outcome = self.complete(started: started, ended: time, error: error)
+        self.lastEndedByLines = true
+        return outcome
     }
 
     /// Ends a cycle whose start and end the engine reported itself (`containerEvent`).
@@ -115,8 +121,10 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     /// rules read rclone bisync's "Must run --resync" (an error, then `did…`), then its exit
     /// status 2. That cycle was the operation, counted once; its failure, in the tool's own
     /// code and words, is kept over the exit status's. `nil` when the end is news: no cycle
-    /// ended inside, or the lines said success and the operation failed after all.
+    /// the lines ended lies inside (another operation's end, however close in time, is its
+    /// own), or the lines said success and the operation failed after all.
     private func endedInside(started: Timestamp, ended: Timestamp, error: PhaseError?) -> Outcome? {
+        guard self.lastEndedByLines else { return nil }
         switch self.state {
         case .failed(let innerStart, let innerEnd, let lineError) where innerStart >= started && innerEnd <= ended:
             return .failed(lineError)
@@ -140,6 +148,7 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     }
 
     private mutating func complete(started: Timestamp, ended: Timestamp, error: PhaseError?) -> Outcome {
+        self.lastEndedByLines = false
         self.count(started: started, ended: ended, error: error)
         self.lastProgress = nil
         self.cycleActionable = nil
