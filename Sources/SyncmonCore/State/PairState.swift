@@ -48,7 +48,7 @@ public struct PairState: Sendable {
     public private(set) var recordsFetched = RecordCounts()
     public private(set) var recordsSent = RecordCounts()
     /// `accountChange` events by type.
-    public private(set) var accountChanges = [UInt64](repeating: 0, count: AccountChangeType.allCases.count)
+    public private(set) var accountChanges = AccountChangeCounts()
     /// Errors by phase (`nil` for an `error` event without one) and code label.
     public private(set) var errors: [ErrorCounterKey: UInt64] = [:]
 
@@ -271,7 +271,7 @@ extension PairState {
     }
 
     private mutating func apply(_ change: AccountChangeType, at time: Timestamp) {
-        self.accountChanges[change.rawValue] += 1
+        self.accountChanges[change] += 1
         switch change {
         case .signOut:
             self.account = .noAccount
@@ -477,7 +477,7 @@ extension PairState: Codable {
         self.transientSinceSuccess = try container.decodeIfPresent(Timestamp.self, forKey: .transientSinceSuccess)
         self.recordsFetched = try container.decode(RecordCounts.self, forKey: .recordsFetched)
         self.recordsSent = try container.decode(RecordCounts.self, forKey: .recordsSent)
-        self.accountChanges = try container.decode([UInt64].self, forKey: .accountChanges)
+        self.accountChanges = AccountChangeCounts(counts: try container.decode([UInt64].self, forKey: .accountChanges))
         self.errors = try container.decode([ErrorCounterKey: UInt64].self, forKey: .errors)
         self.reported = try container.decodeIfPresent(Evaluation.self, forKey: .reported)
         self.canaryOnly = try container.decodeIfPresent(Bool.self, forKey: .canaryOnly)
@@ -513,7 +513,7 @@ extension PairState: Codable {
         try container.encodeIfPresent(self.transientSinceSuccess, forKey: .transientSinceSuccess)
         try container.encode(self.recordsFetched, forKey: .recordsFetched)
         try container.encode(self.recordsSent, forKey: .recordsSent)
-        try container.encode(self.accountChanges, forKey: .accountChanges)
+        try container.encode(self.accountChanges.counts, forKey: .accountChanges)
         try container.encode(self.errors, forKey: .errors)
         try container.encodeIfPresent(self.reported, forKey: .reported)
         try container.encodeIfPresent(self.canaryOnly, forKey: .canaryOnly)

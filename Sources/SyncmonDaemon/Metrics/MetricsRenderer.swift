@@ -259,7 +259,7 @@ package struct MetricsRenderer: Sendable {
         for index in pairs.indices {
             for phase in Phase.allCases {
                 let histogram = pairs[index].value.durations(of: phase)
-                histogram.counts.withUnsafeBufferPointer { counts in
+                histogram.withCounts { counts in
                     writer.histogram(Lines.duration, labels: labels[index], group: phase.rawValue, bucketCounts: counts, sum: histogram.sum)
                 }
             }
@@ -316,10 +316,8 @@ package struct MetricsRenderer: Sendable {
         }
         writer.family(Families.accountChanges)
         for index in pairs.indices {
-            pairs[index].value.accountChanges.withUnsafeBufferPointer { changes in
-                for change in AccountChangeType.allCases {
-                    writer.sample(Lines.accountChanges, labels: labels[index], tail: change.rawValue, value: changes[change.rawValue])
-                }
+            for change in AccountChangeType.allCases {
+                writer.sample(Lines.accountChanges, labels: labels[index], tail: change.rawValue, value: pairs[index].value.accountChanges[change])
             }
         }
         writer.family(Families.up)
