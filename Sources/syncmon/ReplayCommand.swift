@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Dispatch
 import SyncmonCore
 import SyncmonHost
@@ -40,6 +41,18 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Name every rejected line on stderr, not only the first \(ReplayCommand.shownRejections).")
     var verbose = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Look at the pairs as the daemon does and write each change of health to this file, one JSON object a line.",
+            discussion: """
+                Without it, replay evaluates once, at the end. With it, every pair is looked at around \
+                each of its events and whenever a verdict can change with no event (a threshold \
+                crossed), on the stream's clock, so a verdict that held for a while in the middle is \
+                written: {"time","engine","database","from","to","stalled"}. One thread.
+                """,
+            valueName: "file"))
+    var changes: String? = nil
+
     /// Rejected lines named without --verbose.
     static let shownRejections = 5
 
@@ -74,7 +87,8 @@ struct ReplayCommand: ParsableCommand {
     func replay() throws -> ReplayReport {
         let wallClock = WallClock.now()
         let configuration = MonitorConfiguration(thresholds: self.stallThresholds.applied(to: .defaults), maximumPairs: .max)
-        var session = ReplaySession(configuration: configuration, keptRejections: self.verbose ? .max : Self.shownRejections)
+        var session = ReplaySession(
+            configuration: configuration, keptRejections: self.verbose ? .max : Self.shownRejections, looks: self.changes != nil)
         // A large recording is decoded and applied on every core (sharded by engine, merged
         // for the status); a pipe or a small file is read in chunks on this thread.
         let workers = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -84,8 +98,35 @@ struct ReplayCommand: ParsableCommand {
         if !mapped { try ByteStream.read(path: self.file) { session.feed($0) } }
         session.finish(fallbackTime: wallClock)
         let now = session.now(advancedBy: self.advance.span, fallbackTime: wallClock)
+        if let path = self.changes {
+            session.look(until: now)
+            try Self.write(session.healthChanges, to: path)
+        }
         return ReplayReport(session: session, now: now, rows: session.monitor.rows(at: now))
     }
+}
+
+extension ReplayCommand {
+    /// Writes each summary change as one JSON object a line (`--changes`).
+    static func write(_ changes: [ReplayHealthChange], to path: String) throws {
+        var text = ""
+        for entry in changes {
+            guard case .summaryChanged(let from) = entry.change.kind else { continue }
+            let stalls = StallReason.allCases.filter { entry.change.evaluation.stalls.contains($0) }.map { "\"\($0)\"" }
+            text += #"{"time":"\#(RFC3339.format(entry.time))","engine":"\#(entry.change.key.engine)","database":"\#(entry.change.key.database)","#
+            text += #""from":\#(from.map { "\"\($0)\"" } ?? "null"),"to":"\#(entry.change.evaluation.summary)","stalled":[\#(stalls.joined(separator: ","))]}"#
+            text += "\n"
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw ReplayChangesError(path: path)
+        }
+    }
+}
+
+/// The `--changes` file could not be written.
+struct ReplayChangesError: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "cannot write \(self.path)" }
 }
 
 /// What a replay found: the rows at the evaluation time and the line bookkeeping.

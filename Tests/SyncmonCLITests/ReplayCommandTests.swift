@@ -80,6 +80,32 @@ struct ReplayCommandTests {
         #expect(stalled.standardOutput.contains("\"no_recent_import\""))
     }
 
+    @Test("--changes: a stall in the middle of the stream is written, though the end is healthy")
+    func changesInTheMiddle() async throws {
+        let directory = try TemporaryDirectory(prefix: "smrc")
+        defer { directory.remove() }
+        // A fetch that hangs for 10 minutes (no_progress after 5), then ends: healthy at the end.
+        let stream = """
+            {"v":1,"engine":"notes","type":"accountStatus","status":"available","time":"2026-11-21T10:00:00Z"}
+            {"v":1,"engine":"notes","type":"willFetchChanges","time":"2026-11-21T10:00:01Z"}
+            {"v":1,"engine":"notes","type":"didFetchChanges","time":"2026-11-21T10:10:01Z"}
+
+            """
+        let path = directory.path("changes.ndjson")
+        let result = try await SyncmonProcess.run(["replay", "-", "--changes", path], input: Data(stream.utf8))
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let moves = lines.compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return "\(object["time"] ?? "") \(object["from"] as? String ?? "-")>\(object["to"] ?? "") \(object["stalled"] ?? "")"
+        }
+        #expect(moves.contains { $0.hasPrefix("2026-11-21T10:05:01Z in_progress>stalled") }, "\(lines)")
+        #expect(moves.last?.contains(">succeeded") == true, "\(lines)")
+        // Without --changes the same stream shows only its healthy end.
+        let plain = try await SyncmonProcess.run(["replay", "-", "--json"], input: Data(stream.utf8))
+        #expect(plain.standardOutput.contains("\"succeeded\""))
+    }
+
     @Test("an empty stream has no rows: exit 3")
     func empty() async throws {
         let result = try await SyncmonProcess.run(["replay", "-"], input: Data())

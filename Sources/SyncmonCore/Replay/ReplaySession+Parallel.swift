@@ -24,7 +24,9 @@ extension ReplaySession {
         _ bytes: UnsafeRawBufferPointer, workers: Int, parallelFrom threshold: Int = Self.parallelThreshold,
         perform: (Int, (Int) -> Void) -> Void
     ) -> Int {
-        guard workers > 1, self.lines == 0, self.framer.isAtLineStart, self.monitor.configuration.maximumPairs == .max, bytes.count >= threshold
+        // Looks follow one clock, the stream's: a shard's would stop where its engines do.
+        guard workers > 1, !self.looks, self.lines == 0, self.framer.isAtLineStart, self.monitor.configuration.maximumPairs == .max,
+            bytes.count >= threshold
         else {
             self.feed(bytes)
             return 1

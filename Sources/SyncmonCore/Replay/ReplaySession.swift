@@ -20,13 +20,25 @@ public struct ReplaySession: Sendable {
     /// The event each line is decoded into: one value reused, where building a new one for
     /// every line wrote a few hundred bytes.
     private var event = Event(engine: InlineName(), payload: .heartbeat)
+    /// Whether the pairs are looked at as the daemon looks at them (`syncmon replay --changes`):
+    /// around every event, and whenever a verdict can change with no event (a threshold
+    /// crossed), so that a verdict that held for a while in the middle of the stream is seen.
+    /// Without, replay evaluates once, at the end.
+    public let looks: Bool
+    /// The changes of health the looks found, in time order.
+    public internal(set) var healthChanges: [ReplayHealthChange] = []
+    /// The time of the latest look.
+    private var lastLook: Timestamp? = nil
 
     /// - Parameter keptRejections: how many rejected lines to keep with their number and reason
     ///   (`syncmon replay` names the first few, all of them with `--verbose`); memory stays
     ///   constant for any stream while this is bounded.
-    public init(configuration: MonitorConfiguration = MonitorConfiguration(), maximumLineLength: Int = 65_536, keptRejections: Int = 0) {
+    public init(
+        configuration: MonitorConfiguration = MonitorConfiguration(), maximumLineLength: Int = 65_536, keptRejections: Int = 0, looks: Bool = false
+    ) {
         self.monitor = Monitor(configuration: configuration)
         self.keptRejections = keptRejections
+        self.looks = looks
         self.decoder = EventDecoder(maximumLineLength: maximumLineLength)
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
     }
@@ -113,10 +125,39 @@ public struct ReplaySession: Sendable {
             return
         }
         // A rejection by the state model (the pair limit) is kept like a decoder's.
-        // Not looked at: replay evaluates once, at the end.
-        var unlooked: [StatusChange] = []
-        if case .rejected(let rejection) = self.monitor.apply(stored: &self.event, at: time, changes: &unlooked) {
+        var changes: [StatusChange] = []
+        guard self.looks else {
+            // Not looked at: replay evaluates once, at the end.
+            if case .rejected(let rejection) = self.monitor.apply(stored: &self.event, at: time, changes: &changes) {
+                self.keep(rejection, number: number, excerpt: "")
+            }
+            return
+        }
+        self.look(until: time)
+        if case .rejected(let rejection) = self.monitor.apply(stored: &self.event, at: time, lookingAt: time, changes: &changes) {
             self.keep(rejection, number: number, excerpt: "")
+        }
+        self.record(changes, at: time)
+    }
+
+    /// The daemon's looks between events, up to `time`: each time a verdict can change with no
+    /// event arriving (``Monitor/nextLook``), as its timer would wake it.
+    public mutating func look(until time: Timestamp) {
+        guard self.looks else { return }
+        var last = self.lastLook ?? time
+        while self.monitor.nextLook <= time {
+            // `nextLook` is the distant past when a pair wants a look at once: now, then.
+            let at = max(self.monitor.nextLook, last)
+            self.record(self.monitor.changes(at: at), at: at)
+            last = at
+            if self.monitor.nextLook <= at { break }
+        }
+        self.lastLook = max(last, time)
+    }
+
+    private mutating func record(_ changes: [StatusChange], at time: Timestamp) {
+        for change in changes where change.isHealthChange {
+            self.healthChanges.append(ReplayHealthChange(time: time, change: change))
         }
     }
 
@@ -133,4 +174,10 @@ public struct ReplaySession: Sendable {
         for event in self.waiting { self.monitor.apply(event, at: time) }
         self.waiting.removeAll()
     }
+}
+
+/// A change of a pair's health that a replay with looks found (`syncmon replay --changes`).
+public struct ReplayHealthChange: Sendable {
+    public var time: Timestamp
+    public var change: StatusChange
 }
