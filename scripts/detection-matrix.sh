@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 form=${1:---short}
 case "$form" in
-    --short) healthy=10; setups=(units); days=1; engines=50; out=artifacts/detection/detection.md ;;
+    --short) healthy=10; setups=(units); days=1; engines=20; out=artifacts/detection/detection.md ;;
     --full) healthy=1800; setups=(units syncthing); days=30; engines=200; out=docs/detection.md ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "usage: scripts/detection-matrix.sh [--short|--full]" >&2; exit 64 ;;

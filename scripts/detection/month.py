@@ -1,8 +1,11 @@
 """The detection matrix's simulated fleet (docs/detection.md): `syncmon simulate` generates DAYS of
-ENGINES healthy engines (cycles, realistic batches, rare conflicts, heartbeats) and `syncmon replay
---changes` runs them through the daemon's state machines, looked at as the daemon looks (around each
-event and whenever a threshold can be crossed). Every change of a healthy engine to an alarm is a
-false alarm. Prints one healthy-run row (JSON) for render.py.
+ENGINES healthy engines (cycles, realistic batches, rare conflicts, heartbeats every 30 s) and
+`syncmon replay --changes` runs them through the daemon's state machines with the default
+thresholds, looked at as the daemon looks (around each event and whenever a threshold can be
+crossed). Every change of a healthy engine to an alarm is a false alarm. The fleet sends one event
+per engine every 10 s: at one every 50 s a simulated engine's first fetch came more than the
+default minute after its setup, a not_syncing the stream really shows. Prints one healthy-run row
+(JSON) for render.py.
   python3 scripts/detection/month.py BINARY DAYS ENGINES"""
 import json
 import subprocess
@@ -17,7 +20,7 @@ began = time.monotonic()
 with tempfile.NamedTemporaryFile(suffix=".ndjson") as changes:
     simulate = subprocess.Popen(
         [binary, "simulate", "--stdout", "--speedup", "--duration", f"{days * 24}h", "--engines", str(engines),
-         "--scenario", "healthy", "--seed", "35", "--rate", "1", "--start", "2026-01-01T00:00:00Z"],
+         "--scenario", "healthy", "--seed", "35", "--rate", str(engines // 10), "--start", "2026-01-01T00:00:00Z"],
         stdout=subprocess.PIPE)
     replay = subprocess.run([binary, "replay", "-", "--changes", changes.name, "--json"],
                             stdin=simulate.stdout, capture_output=True)
