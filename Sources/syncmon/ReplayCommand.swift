@@ -43,13 +43,7 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Look at the pairs as the daemon does and write each change of health to this file, one JSON object a line.",
-            discussion: """
-                Without it, replay evaluates once, at the end. With it, every pair is looked at around \
-                each of its events and whenever a verdict can change with no event (a threshold \
-                crossed), on the stream's clock, so a verdict that held for a while in the middle is \
-                written: {"time","engine","database","from","to","stalled"}. One thread.
-                """,
+            "Look at the pairs as the daemon does (around each event, and whenever a verdict can change with no event) and write each change of summary to this file, one JSON object a line: a verdict that held for a while in the middle of the stream is there. One thread.",
             valueName: "file"))
     var changes: String? = nil
 
