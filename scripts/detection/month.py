@@ -31,7 +31,7 @@ with tempfile.NamedTemporaryFile(suffix=".ndjson") as changes:
 lines = int(replay.stderr.decode().split(" lines", 1)[0].rsplit(" ", 1)[-1])
 alarms = [m for m in moves if m["to"] in ALARMS]
 print(json.dumps({
-    "setup": f"simulated: {engines} engines, {days} days (syncmon simulate | syncmon replay --changes)",
+    "setup": f"simulated: {engines} engines, {days} days (syncmon simulate into syncmon replay --changes)",
     "healthy_seconds": days * 86400, "looks": len(moves), "pairs": engines,
     "alarms": {"syncmon": len(alarms), "engine": None, "node_exporter": None, "dead_mans_switch": None},
     "examples": {"syncmon": [f"{m['time']} {m['engine']}: {m['from']} -> {m['to']} {m['stalled']}" for m in alarms[:5]]},
