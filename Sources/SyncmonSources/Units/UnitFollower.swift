@@ -223,7 +223,8 @@ final class UnitFollower {
         let now = self.clock.wallTime()
         let pair = PairKey(engine: self.mapper.engine, database: self.mapper.database)
         for action in actions {
-            if case .cycleEnded = action { self.takeRunLines(unit: unit) }
+            var runLastLine: String?? = nil
+            if case .cycleEnded = action { runLastLine = self.takeRunLines(unit: unit) }
             let failure: UnitFailure?
             switch action {
             case .down(let failed), .failing(let failed): failure = failed
@@ -233,7 +234,7 @@ final class UnitFollower {
             // A failure's message is the last line the unit logged before it ended (docs/systemd-units.md).
             var last: String? = nil
             if let failure {
-                last = self.lastLine(of: unit)
+                last = runLastLine ?? self.lastLine(of: unit)
                 self.context.logger.warning(
                     "unit source \(self.context.name): \(unit) failed (\(failure.code)): \(last ?? "no journal line")",
                     metadata: self.context.metadata
@@ -305,13 +306,13 @@ final class UnitFollower {
     /// so that the run's end finds the cycle they opened and the failure they ended it with. The
     /// other way round, a run whose lines only end a cycle (rclone bisync's "Must run --resync",
     /// after its exit was applied) read as a cycle of no length that succeeded.
-    private func takeRunLines(unit: String) {
-        guard self.journal != nil else { return }
-        if let pid = self.snapshot.mainPID, let exited = self.snapshot.mainExited {
-            _ = UnitJournalReader.lastMessage(unit: unit, manager: self.source.manager, pid: pid, exited: UInt64(clamping: exited.microseconds))
-        }
-        guard let batch = self.takeJournal(unit: unit) else { return }
-        self.feed(batch, unit: unit)
+    /// Returns the run's last line when it was looked for (`nil` when the unit's journal is not
+    /// followed), so that a failed run's message needs no second wait.
+    private func takeRunLines(unit: String) -> String?? {
+        guard self.journal != nil else { return nil }
+        let last = self.lastLine(of: unit)
+        if let batch = self.takeJournal(unit: unit) { self.feed(batch, unit: unit) }
+        return .some(last)
     }
 
     /// The events of the journal's new entries and the cursor after them.
