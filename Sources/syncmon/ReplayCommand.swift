@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Dispatch
+import Foundation
 import SyncmonCore
 import SyncmonHost
 import SyncmonStatusAPI
