@@ -1,6 +1,5 @@
 import ArgumentParser
 import Dispatch
-import Foundation
 import SyncmonCore
 import SyncmonHost
 import SyncmonStatusAPI
@@ -85,6 +84,8 @@ struct ReplayCommand: ParsableCommand {
             configuration: configuration, keptRejections: self.verbose ? .max : Self.shownRejections, looks: self.changes != nil)
         // A large recording is decoded and applied on every core (sharded by engine, merged
         // for the status); a pipe or a small file is read in chunks on this thread.
+        // A --changes file that cannot be written says so before a long replay, not after it.
+        if let path = self.changes { try Self.write([], to: path) }
         let workers = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let mapped = try ByteStream.withMapped(path: self.file) { bytes in
             session.feedAll(bytes, workers: workers, perform: Self.concurrently)
@@ -111,8 +112,15 @@ extension ReplayCommand {
             text += #""from":\#(from.map { "\"\($0)\"" } ?? "null"),"to":"\#(entry.change.evaluation.summary)","stalled":[\#(stalls.joined(separator: ","))]}"#
             text += "\n"
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw ReplayChangesError(path: path)
+        // Plain POSIX: Foundation in this binary links ICU statically (the package's link).
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ReplayChangesError(path: path, errno: errno) }
+        defer { close(descriptor) }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw ReplayChangesError(path: path, errno: errno) }
+            bytes = bytes.dropFirst(written)
         }
     }
 }
@@ -120,7 +128,8 @@ extension ReplayCommand {
 /// The `--changes` file could not be written.
 struct ReplayChangesError: Error, CustomStringConvertible {
     var path: String
-    var description: String { "cannot write \(self.path)" }
+    var errno: Int32
+    var description: String { "cannot write the --changes file \(self.path): \(String(cString: strerror(self.errno)))" }
 }
 
 /// What a replay found: the rows at the evaluation time and the line bookkeeping.
