@@ -291,13 +291,14 @@ for pair, summary, detail in page_rows:
 critical = {"error", "stalled", "engine_down"}
 order = [summary in critical for _, summary, _ in page_rows]
 check(order == sorted(order, reverse=True), "problems are not first: %s" % page_rows)
-counts = {element.get_attribute("data-health"): int(element.get_attribute("data-count"))
-          for element in driver.find_elements(By.CSS_SELECTOR, "ul.counts li")}
+# In one script, at one instant: the page's refresh replaces the header between two calls.
+counts = {health: int(count) for health, count in driver.execute_script(
+    "return [...document.querySelectorAll('ul.counts li')].map(e => [e.dataset.health, e.dataset.count])")}
 check(counts.get("ok") == 6 and counts.get("error") == 2 and sum(counts.values()) == len(expected), "header counts: %s" % counts)
 print("test-page: rows equal /api/v1/status and syncmon status's DETAIL; problems first; counts %s" % counts)
 
 # Strips against the history.
-now = microseconds(driver.find_element(By.CSS_SELECTOR, "header time").get_attribute("datetime"))
+now = microseconds(driver.execute_script("return document.querySelector('header time').getAttribute('datetime')"))
 drawn = strips(driver)
 history = {"%s/%s" % (pair["engine"], pair["database"]): pair["changes"] for pair in history_after["pairs"]}
 stretches = 0

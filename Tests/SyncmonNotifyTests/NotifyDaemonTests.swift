@@ -106,13 +106,15 @@ struct NotifyDaemonTests {
         let directory = try TemporaryDirectory(prefix: "smnf")
         defer { directory.remove() }
         let (script, log) = try Self.recorder(in: directory)
-        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 2s\ngroup = 0s\n")
+        // A hold of 5 s: each break lasts one round trip to the daemon, which on a machine busy
+        // with every other suite took more than 2 s now and then.
+        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 5s\ngroup = 0s\n")
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
         // Each flap is sent once the daemon shows the one before (paced by what it saw, no
         // sleep), for longer than the hold: each break is shorter than the hold, so none fires.
         let firstFlap = Date()
         var flap = 0
-        while flap < 12 || Date().timeIntervalSince(firstFlap) < 3 || !flap.isMultiple(of: 2) {
+        while flap < 12 || Date().timeIntervalSince(firstFlap) < 6 || !flap.isMultiple(of: 2) {
             let failed = flap.isMultiple(of: 2)
             try daemon.send(lines: [Self.export("notes", id: "f\(flap)", failed: failed)])
             let seen = await daemon.waitForStatus { ($0["notes/private"]?["summary"] as? String) == (failed ? "error" : "succeeded") }
