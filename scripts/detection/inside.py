@@ -1,20 +1,31 @@
 """Runs inside the detection sandbox (scripts/detection/units.sh pipes it to python3 there).
 
+  inside.py sample SECONDS
+      the one looker: until SECONDS pass or the file stop appears in LOOKS, takes a look at syncmon's
+      status, node_exporter's failed units and the units' own states every 0.25 s, each on a thread
+      of its own, and keeps the newest of each in LOOKS (written whole, then renamed).
   inside.py healthy SECONDS
-      samples every column once a second for SECONDS; prints one JSON object: the looks taken and
-      the alarms each column raised (syncmon: a pair error, engine_down or stalled; node_exporter:
-      a unit in state failed; the dead man's switch: a job past its last ping + period + grace).
+      reads the looks once a second for SECONDS; prints one JSON object: the looks taken and the
+      alarms each column raised (syncmon: a pair error, engine_down or stalled; node_exporter: a
+      unit in state failed; the dead man's switch: a job past its last ping + period + grace).
   inside.py measure NAME ENGINE EXPECTED THRESHOLD DESCRIPTION PERIOD GRACE COMMAND...
-      runs COMMAND (the fault), polls every 0.25 s; prints one JSON row of the matrix.
+      runs COMMAND (the fault), reads the looks every 0.25 s; prints one JSON row of the matrix.
+
+The faults are measured side by side; one looker serves them all, so that seventeen measurements
+do not scrape node_exporter (whose systemd collector asks systemd over D-Bus) seventeen times over:
+on a slow machine that made its answers take longer than any timeout.
 """
 import json
+import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
 from common import ALARMS, codes, get, verdict
 
+LOOKS = "/run/syncmon-detection"
 UNITS = {"unison": "unison-dm.service", "crashy": "crashy.service", "victim": "victim.service",
          "backup": "backup.service", "mirror": "mirror.service", "bisync": "bisync.service",
          "offsite": "offsite.service", "vault": "vault.service", "pull": "pull.service",
@@ -22,6 +33,9 @@ UNITS = {"unison": "unison-dm.service", "crashy": "crashy.service", "victim": "v
          "courier": "courier.service", "flaky": "flaky.service", "coffer": "coffer.service",
          "lsyncd": "lsyncd-dm.service", "unison2": "unison2-dm.service"}
 JOBS = {"backup", "mirror", "bisync", "offsite", "vault", "pull", "archive", "photos", "bisync2", "courier", "coffer"}
+PROPERTIES = "Id,ActiveState,SubState,Result,ExecMainStatus,ExecMainExitTimestampMonotonic"
+
+
 def syncmon_rows():
     document = get("http://127.0.0.1:9478/api/v1/status")
     return {row["engine"]: row for row in document["engines"]}
@@ -29,46 +43,103 @@ def syncmon_rows():
 
 def node_failed():
     """The units node_exporter's systemd collector shows in state failed."""
-    failed = set()
-    with urllib.request.urlopen("http://127.0.0.1:9100/metrics", timeout=5) as answer:
+    failed = []
+    with urllib.request.urlopen("http://127.0.0.1:9100/metrics", timeout=30) as answer:
         text = answer.read().decode()
     for line in text.splitlines():
         if line.startswith("node_systemd_unit_state{") and 'state="failed"' in line and line.endswith(" 1"):
-            failed.add(line.split('name="', 1)[1].split('"', 1)[0])
+            failed.append(line.split('name="', 1)[1].split('"', 1)[0])
     return failed
 
 
-def unit_state(unit):
-    output = subprocess.run(["systemctl", "show", "-p", "ActiveState,SubState,Result,ExecMainStatus,ExecMainExitTimestampMonotonic", unit],
-                            capture_output=True, text=True).stdout
-    return dict(line.split("=", 1) for line in output.splitlines() if "=" in line)
+def unit_states():
+    """Every unit's state, from one systemctl show (its blocks are separated by blank lines)."""
+    output = subprocess.run(["systemctl", "show", "-p", PROPERTIES, *UNITS.values()],
+                            capture_output=True, text=True, check=True, timeout=30).stdout
+    states = {}
+    for block in output.split("\n\n"):
+        state = dict(line.split("=", 1) for line in block.splitlines() if "=" in line)
+        if "Id" in state:
+            states[state["Id"]] = state
+    return states
 
 
-def last_ping(unit):
+def keep_looking(name, take, until):
+    """One column's looks, every 0.25 s until `until()`: a failed look is said once and skipped."""
+    said = set()
+    while not until():
+        started = time.monotonic()
+        try:
+            value = take()
+        except Exception as error:  # a look that fails is a look not taken, never the end
+            if type(error).__name__ not in said:
+                said.add(type(error).__name__)
+                print(f"inside.py: a look at {name} failed: {error!r}", file=sys.stderr)
+        else:
+            with open(f"{LOOKS}/{name}.json.new", "w") as file:
+                json.dump({"at": time.monotonic(), "value": value}, file)
+            os.replace(f"{LOOKS}/{name}.json.new", f"{LOOKS}/{name}.json")
+        time.sleep(max(0.0, 0.25 - (time.monotonic() - started)))
+
+
+def sample(seconds):
+    os.makedirs(LOOKS, exist_ok=True)
+    end = time.monotonic() + seconds
+    until = lambda: time.monotonic() > end or os.path.exists(f"{LOOKS}/stop")
+    threads = [threading.Thread(target=keep_looking, args=(name, take, until))
+               for name, take in (("syncmon", syncmon_rows), ("node", node_failed), ("units", unit_states))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def look(name):
+    """The newest look at a column: {"at": monotonic seconds, "value": ...}, or None before the first."""
+    try:
+        with open(f"{LOOKS}/{name}.json") as file:
+            return json.load(file)
+    except FileNotFoundError:
+        return None
+
+
+def wait_for_looks(seconds=60):
+    end = time.monotonic() + seconds
+    while not all(look(name) for name in ("syncmon", "node", "units")):
+        if time.monotonic() > end:
+            sys.exit("inside.py: no look at every column within 60 s (is the sampler running?)")
+        time.sleep(0.25)
+
+
+def last_ping(state):
     """The dead man's switch's last ping: the job's last exit with status 0 (monotonic seconds)."""
-    state = unit_state(unit)
     exited = int(state.get("ExecMainExitTimestampMonotonic", "0") or 0)
     if exited and state.get("ExecMainStatus") == "0" and state.get("Result") == "success":
         return exited / 1e6
     return None
 
 
+def engine_said(state):
+    return {key: state.get(key) for key in ("ActiveState", "SubState", "Result", "ExecMainStatus")}
+
+
 def healthy(seconds):
-    pings = {job: last_ping(UNITS[job]) for job in JOBS}
+    wait_for_looks()
+    states = look("units")["value"]
+    pings = {job: last_ping(states.get(UNITS[job], {})) for job in JOBS}
     looks, alarms = 0, {"syncmon": [], "node_exporter": [], "dead_mans_switch": []}
     period, grace = 3, 6
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         now = time.monotonic()
-        rows = syncmon_rows()
-        for engine, row in rows.items():
-            # crashy is stopped in the healthy run: its fault comes later.
+        for engine, row in look("syncmon")["value"].items():
             if row.get("summary") in ALARMS:
                 alarms["syncmon"].append(f"{engine}: {verdict(row)}")
-        for unit in node_failed() & set(UNITS.values()):
+        for unit in set(look("node")["value"]) & set(UNITS.values()):
             alarms["node_exporter"].append(unit)
+        states = look("units")["value"]
         for job in JOBS:
-            ping = last_ping(UNITS[job])
+            ping = last_ping(states.get(UNITS[job], {}))
             if ping:
                 pings[job] = ping
             if pings[job] is not None and now > pings[job] + period + grace:
@@ -80,34 +151,53 @@ def healthy(seconds):
                       "examples": {column: items[:5] for column, items in alarms.items()}}))
 
 
+class Fresh:
+    """A column's looks taken after the fault, each handed out once."""
+
+    def __init__(self, name, after):
+        self.name, self.seen = name, after
+
+    def next(self):
+        newest = look(self.name)
+        if newest is None or newest["at"] <= self.seen:
+            return None
+        self.seen = newest["at"]
+        return newest
+
+
 def measure(name, engine, expected, threshold, description, period, grace, command):
+    wait_for_looks()
     unit = UNITS[engine]
     # "error:resyncRequired": the summary, and the failure code the tool's own words give.
     summary, _, code = expected.partition(":")
-    ping = last_ping(unit) if engine in JOBS else None
+    state = look("units")["value"].get(unit, {})
+    ping = last_ping(state) if engine in JOBS else None
     states = {}
     node_looks = node_hits = 0
     started = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    syncmon_looks, node_looks_fresh, unit_looks = Fresh("syncmon", started), Fresh("node", started), Fresh("units", started)
     syncmon_after = node_after = None
-    syncmon_saw, engine_said = None, None
+    syncmon_saw, said = None, None
     deadline = started + threshold + 30
     while True:
         now = time.monotonic()
-        row = syncmon_rows().get(engine, {})
-        state = unit_state(unit)
-        states[state.get("ActiveState")] = states.get(state.get("ActiveState"), 0) + 1
-        failed = unit in node_failed()
-        node_looks += 1
-        node_hits += failed
-        if engine in JOBS:
-            ping = last_ping(unit) or ping
-        if syncmon_after is None and row.get("summary") == summary and (not code or code in codes(row)):
-            syncmon_after, syncmon_saw = now - started, verdict(row)
-            engine_said = {key: state.get(key) for key in ("ActiveState", "SubState", "Result", "ExecMainStatus")}
-        if node_after is None and failed:
-            node_after = now - started
-        # Sampled on after syncmon's answer for 5 s: what a scrape would have shown meanwhile.
+        if units := unit_looks.next():
+            state = units["value"].get(unit, {})
+            states[state.get("ActiveState")] = states.get(state.get("ActiveState"), 0) + 1
+            if engine in JOBS:
+                ping = last_ping(state) or ping
+        if node := node_looks_fresh.next():
+            failed = unit in node["value"]
+            node_looks += 1
+            node_hits += failed
+            if node_after is None and failed:
+                node_after = node["at"] - started
+        if (syncmon := syncmon_looks.next()) and syncmon_after is None:
+            row = syncmon["value"].get(engine, {})
+            if row.get("summary") == summary and (not code or code in codes(row)):
+                syncmon_after, syncmon_saw, said = syncmon["at"] - started, verdict(row), engine_said(state)
+        # Read on after syncmon's answer for 5 s: what a scrape would have shown meanwhile.
         if (syncmon_after is not None and now - started > syncmon_after + 5) or now > deadline:
             break
         time.sleep(0.25)
@@ -117,9 +207,9 @@ def measure(name, engine, expected, threshold, description, period, grace, comma
     print(json.dumps({
         "fault": name, "description": description, "engine": engine, "unit": unit,
         "expected": expected, "threshold_s": threshold,
-        "syncmon": syncmon_saw or verdict(syncmon_rows().get(engine, {})),
+        "syncmon": syncmon_saw or verdict(look("syncmon")["value"].get(engine, {})),
         "syncmon_after_s": None if syncmon_after is None else round(syncmon_after, 2),
-        "engine_said": engine_said or {key: unit_state(unit).get(key) for key in ("ActiveState", "SubState", "Result", "ExecMainStatus")},
+        "engine_said": said or engine_said(look("units")["value"].get(unit, {})),
         "active_states_seen": states,
         "node_exporter_failed_after_s": None if node_after is None else round(node_after, 2),
         "node_exporter_failed_share": round(node_hits / node_looks, 2) if node_looks else None,
@@ -129,7 +219,9 @@ def measure(name, engine, expected, threshold, description, period, grace, comma
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "healthy":
+    if sys.argv[1] == "sample":
+        sample(float(sys.argv[2]))
+    elif sys.argv[1] == "healthy":
         healthy(float(sys.argv[2]))
     else:
         name, engine, expected, threshold, description, period, grace = sys.argv[2:9]

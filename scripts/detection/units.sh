@@ -244,6 +244,9 @@ wait_for 30 answers || fail "syncmon or node_exporter did not answer"
 
 # The looks at every column are taken inside the container by scripts/detection/inside.py
 # (python3 from the host's /, read-only below the overlay; the scripts copied in above).
+# One looker serves every measurement (see inside.py); it stops when told, or 15 minutes after the healthy run.
+in_ns python3 "$inside" sample $((healthy + 900)) &
+sampler=$!
 say "healthy for $healthy s: every column's alarms counted"
 in_ns python3 "$inside" healthy "$healthy" >"$work/healthy.json" || fail "the healthy run did not finish"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['setup']='units'; print(json.dumps(r))" "$work/healthy.json" >>"$out"
@@ -306,4 +309,6 @@ for index in "${!fault_pids[@]}"; do
     cat "$rows/$index.json" >>"$out"
 done
 rm -rf "$rows"
+in_ns touch /run/syncmon-detection/stop
+wait "$sampler" || fail "the looker failed"
 say "done: $(wc -l <"$out") rows in $out"
