@@ -18,7 +18,9 @@
 #     unison -repeat through the unison pack, Debian's own Syncthing user unit (up; kill -9 an
 #     error while systemd restarts it); a root syncmon with `user = alice` sees the same units
 #     (crash loop, kill -9, timer, unison's lines), `unknown` (`user-manager-absent`)
-#     within 10 s of `disable-linger` and back within 10 s of `enable-linger`.
+#     within 10 s of `disable-linger` and back within 10 s of `enable-linger`;
+#   - her `desktop = yes` route: one Notify on her session bus (python3-dbusmock's notification
+#     server) for the crash loop, naming the pair, its problem and its message, critical.
 # Needs root (like the sandbox); exits 77 where it cannot build the container. ~30 s.
 #   scripts/test-user-session.sh [SYNCMON_BINARY]
 set -euo pipefail
@@ -108,8 +110,21 @@ unit = echoer.service
 rules = /home/alice/.config/syncmon/echo.rules
 [engine laptop-sync]
 no-recent-import-after = 2h
+[notify desk]
+desktop = yes
+engines = crashy
+hold = 1s
+group = 1s
+page-url = http://127.0.0.1:9479
 C'
 user_ctl daemon-reload
+# A notification server on her session bus (dbus-user-session's socket on her manager): python3-
+# dbusmock's notification_daemon template, which logs every call it gets.
+user_ctl start dbus.socket || fail "alice's session bus (dbus.socket) did not start"
+as_alice systemd-run --user --quiet --unit=notifyd python3 -m dbusmock --session --template notification_daemon \
+    -l /home/alice/notify.log -p '{"capabilities": "body body-markup actions"}' || fail "the notification server did not start"
+notifyd_on_bus() { as_alice busctl --user status org.freedesktop.Notifications >/dev/null 2>&1; }
+wait_for 15 notifyd_on_bus || fail "no org.freedesktop.Notifications on alice's session bus"
 # Debian's own Syncthing user unit (/usr/lib/systemd/user/syncthing.service), as its docs start it.
 user_ctl start crashy.service victim.service mirror.timer echoer.service unison-docs.service syncthing.service \
     || fail "alice's test units did not start"
@@ -121,6 +136,14 @@ summary_is() { [ "$(field "$1" "$2" "r.get('summary')")" = "$3" ]; }
 alice_metric() { in_ns curl -fsS http://127.0.0.1:9479/metrics | awk -v m="$1" 'index($0, m) == 1 {print $2}'; }
 wait_for 15 summary_is alice crashy error || fail "alice's crashy.service is not error: $(alice_status)"
 for _ in 1 2 3 4 5; do summary_is alice crashy error || fail "crashy left error between crashes: $(alice_status)"; done
+# The desktop route: one Notify from syncmon on her screen, naming the pair and its problem.
+notified() { in_ns grep -aq 'Notify "syncmon" 0 "dialog-warning" "[^"]*crashy/default error' /home/alice/notify.log 2>/dev/null; }
+wait_for 20 notified || fail "no desktop notification for crashy: $(in_ns cat /home/alice/notify.log 2>&1 | tail -5); $(in_ns journalctl --no-pager -o cat _UID=1500 _COMM=syncmon | grep -i "notif\|route\|desk" | tail -5); $(in_ns curl -fsS http://127.0.0.1:9479/metrics | grep "^syncmon_notif")"
+in_ns grep -aq '"crashy/default: error since' /home/alice/notify.log \
+    || fail "the desktop notification's body does not say crashy/default: error: $(in_ns cat /home/alice/notify.log)"
+in_ns grep -aq 'cannot open /srv/missing' /home/alice/notify.log || fail "the desktop notification lacks the failure's message"
+in_ns grep -aq '"urgency": 2' /home/alice/notify.log || fail "the desktop notification is not critical"
+echo "ok: a desktop Notify on alice's session bus: crashy/default error, its message, critical"
 wait_for 10 summary_is alice victim not_started || fail "alice's victim.service not seen up: $(alice_status)"
 user_ctl kill -s KILL victim.service
 wait_for 15 summary_is alice victim engine_down || fail "victim not engine_down after kill -9: $(alice_status)"
@@ -167,6 +190,10 @@ wait_for 10 journal_has || fail "the pings are not in the journal"
 user_ctl start syncmon.service || fail "alice's syncmon did not start again"
 wait_for 10 pings_are 3 || fail "echo: $(pings) pings counted across a restart, want 3 (lost or repeated)"
 echo "ok: the journal cursor of a user unit survives a restart of alice's syncmon (nothing missed, nothing twice)"
+# The crash loop went on throughout, across a restart of her syncmon: still the one notification.
+[ "$(in_ns grep -ac '^[0-9.]* Notify "syncmon"' /home/alice/notify.log)" = 1 ] \
+    || fail "a crash loop notified more than once: $(in_ns grep -a 'Notify' /home/alice/notify.log)"
+echo "ok: one desktop notification for the whole crash loop, a restart of her syncmon included"
 
 # A root syncmon (a transient service, as root: the shipped system unit's user may not reach a
 # user manager) following the same unit with user = alice.
