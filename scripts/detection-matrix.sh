@@ -3,8 +3,8 @@
 # side in one run — syncmon's verdict and the time to it, what the engine itself said, Debian's
 # node_exporter with its systemd collector, and a healthchecks-style dead man's switch computed
 # from the run — then the same setups left healthy, each column's false alarms counted.
-#   scripts/detection-matrix.sh --short    under a minute, in the test command: the unit and job
-#                                          faults only (17), healthy for 10 s; checks syncmon's
+#   scripts/detection-matrix.sh --short    about a minute, in the test command: the unit and job
+#                                          and host faults (21), healthy for 10 s; checks syncmon's
 #                                          column (every fault seen within its T + 5 s, no false
 #                                          alarm) and writes artifacts/detection/detection.md. The
 #                                          Syncthing faults are left to the full form here: the test

@@ -149,7 +149,7 @@ start page scripts/test-page.sh
 start soak-replay scripts/soak.sh --only day-replay
 start soak-live scripts/soak.sh --only day-live
 start soak-rss scripts/soak.sh --only rss
-# The detection matrix's short form (docs/detection.md): the 17 unit and job faults under systemd
+# The detection matrix's short form (docs/detection.md): the 21 unit, job and host faults under systemd
 # 252 in a container, side by side, each caught within its T with the tool's own code where it
 # gives one, no false alarm while healthy (under a minute; the Syncthing faults are proven above,
 # the full form runs them all).

@@ -31,8 +31,14 @@ UNITS = {"unison": "unison-dm.service", "crashy": "crashy.service", "victim": "v
          "offsite": "offsite.service", "vault": "vault.service", "pull": "pull.service",
          "archive": "archive.service", "photos": "photos.service", "bisync2": "bisync2.service",
          "courier": "courier.service", "flaky": "flaky.service", "coffer": "coffer.service",
-         "lsyncd": "lsyncd-dm.service", "unison2": "unison2-dm.service"}
-JOBS = {"backup", "mirror", "bisync", "offsite", "vault", "pull", "archive", "photos", "bisync2", "courier", "coffer"}
+         "lsyncd": "lsyncd-dm.service", "unison2": "unison2-dm.service", "keeper": "keeper.service",
+         "lsyncd2": "lsyncd2-dm.service", "ferry": "ferry.service", "uplink": "uplink.service"}
+JOBS = {"backup", "mirror", "bisync", "offsite", "vault", "pull", "archive", "photos", "bisync2", "courier", "coffer",
+        "keeper", "ferry", "uplink"}
+# rclone's own metrics (`--rc --rc-enable-metrics`), served only while rclone runs.
+RCLONE_METRICS = {"offsite": "http://127.0.0.1:5572/metrics", "courier": "http://127.0.0.1:5573/metrics"}
+# lsyncd's status file (statusFile, rewritten every second): "There are N delays".
+LSYNCD_STATUS = {"lsyncd2": "/run/lsyncd2.status"}
 PROPERTIES = "Id,ActiveState,SubState,Result,ExecMainStatus,ExecMainExitTimestampMonotonic"
 
 
@@ -50,6 +56,34 @@ def node_failed():
         if line.startswith("node_systemd_unit_state{") and 'state="failed"' in line and line.endswith(" 1"):
             failed.append(line.split('name="', 1)[1].split('"', 1)[0])
     return failed
+
+
+def rclone_metrics():
+    """Each rclone job's own metrics: rclone_errors_total, or None when nothing answers (rclone is
+    between runs, or gone)."""
+    errors = {}
+    for engine, url in RCLONE_METRICS.items():
+        try:
+            with urllib.request.urlopen(url, timeout=1) as answer:
+                text = answer.read().decode()
+        except OSError:
+            errors[engine] = None
+            continue
+        values = [float(line.split()[-1]) for line in text.splitlines() if line.startswith("rclone_errors_total")]
+        errors[engine] = values[0] if values else 0.0
+    return errors
+
+
+def lsyncd_delays(engine):
+    """The delays lsyncd's status file lists for ENGINE, or None without a file."""
+    try:
+        with open(LSYNCD_STATUS[engine]) as file:
+            for line in file:
+                if line.startswith("There are ") and "delays" in line:
+                    return int(line.split()[2])
+        return 0
+    except (OSError, ValueError):
+        return None
 
 
 def unit_states():
@@ -87,7 +121,8 @@ def sample(seconds):
     end = time.monotonic() + seconds
     until = lambda: time.monotonic() > end or os.path.exists(f"{LOOKS}/stop")
     threads = [threading.Thread(target=keep_looking, args=(name, take, until))
-               for name, take in (("syncmon", syncmon_rows), ("node", node_failed), ("units", unit_states))]
+               for name, take in (("syncmon", syncmon_rows), ("node", node_failed), ("units", unit_states),
+                                   ("rclone", rclone_metrics))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -105,7 +140,7 @@ def look(name):
 
 def wait_for_looks(seconds=60):
     end = time.monotonic() + seconds
-    while not all(look(name) for name in ("syncmon", "node", "units")):
+    while not all(look(name) for name in ("syncmon", "node", "units", "rclone")):
         if time.monotonic() > end:
             sys.exit("inside.py: no look at every column within 60 s (is the sampler running?)")
         time.sleep(0.25)
@@ -127,7 +162,7 @@ def healthy(seconds):
     wait_for_looks()
     states = look("units")["value"]
     pings = {job: last_ping(states.get(UNITS[job], {})) for job in JOBS}
-    looks, alarms = 0, {"syncmon": [], "node_exporter": [], "dead_mans_switch": []}
+    looks, alarms = 0, {"syncmon": [], "engine": [], "node_exporter": [], "dead_mans_switch": []}
     period, grace = 3, 6
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -137,6 +172,10 @@ def healthy(seconds):
                 alarms["syncmon"].append(f"{engine}: {verdict(row)}")
         for unit in set(look("node")["value"]) & set(UNITS.values()):
             alarms["node_exporter"].append(unit)
+        # The engines' own alarms: rclone's errors in its metrics (where it serves them).
+        for engine, errors in look("rclone")["value"].items():
+            if errors:
+                alarms["engine"].append(f"{engine}: rclone_errors_total {errors:g}")
         states = look("units")["value"]
         for job in JOBS:
             ping = last_ping(states.get(UNITS[job], {}))
@@ -177,6 +216,9 @@ def measure(name, engine, expected, threshold, description, period, grace, comma
     started = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     syncmon_looks, node_looks_fresh, unit_looks = Fresh("syncmon", started), Fresh("node", started), Fresh("units", started)
+    pings_after = 0
+    rclone_looks, rclone_answered, rclone_seen, rclone_errors_after = Fresh("rclone", started), 0, 0, None
+    delays_before, delays_then = (lsyncd_delays(engine), None) if engine in LSYNCD_STATUS else (None, None)
     syncmon_after = node_after = None
     syncmon_saw, said = None, None
     deadline = started + threshold + 30
@@ -186,19 +228,32 @@ def measure(name, engine, expected, threshold, description, period, grace, comma
             state = units["value"].get(unit, {})
             states[state.get("ActiveState")] = states.get(state.get("ActiveState"), 0) + 1
             if engine in JOBS:
-                ping = last_ping(state) or ping
+                latest = last_ping(state)
+                if latest and latest > started and latest != ping:
+                    pings_after += 1
+                ping = latest or ping
         if node := node_looks_fresh.next():
             failed = unit in node["value"]
             node_looks += 1
             node_hits += failed
             if node_after is None and failed:
                 node_after = node["at"] - started
+        if engine in RCLONE_METRICS and (rclone := rclone_looks.next()):
+            errors = rclone["value"].get(engine)
+            rclone_seen += 1
+            rclone_answered += errors is not None
+            if rclone_errors_after is None and errors:
+                rclone_errors_after = rclone["at"] - started
         if (syncmon := syncmon_looks.next()) and syncmon_after is None:
             row = syncmon["value"].get(engine, {})
             if row.get("summary") == summary and (not code or code in codes(row)):
                 syncmon_after, syncmon_saw, said = syncmon["at"] - started, verdict(row), engine_said(state)
-        # Read on after syncmon's answer for 5 s: what a scrape would have shown meanwhile.
-        if (syncmon_after is not None and now - started > syncmon_after + 5) or now > deadline:
+                if engine in LSYNCD_STATUS:
+                    delays_then = lsyncd_delays(engine)
+        # Read on after syncmon's answer for 5 s: what a scrape would have shown meanwhile; for a
+        # job, until its switch fires or two more pings show that it never will.
+        switch_settled = engine not in JOBS or ping is None or now > ping + period + grace or pings_after >= 2
+        if (syncmon_after is not None and now - started > syncmon_after + 5 and switch_settled) or now > deadline:
             break
         time.sleep(0.25)
     dead_mans_switch = None
@@ -215,6 +270,11 @@ def measure(name, engine, expected, threshold, description, period, grace, comma
         "node_exporter_failed_share": round(node_hits / node_looks, 2) if node_looks else None,
         "dead_mans_switch_after_s": dead_mans_switch,
         "job": engine in JOBS,
+        "pings_after_fault": pings_after,
+        **({"rclone_metrics": {"looks": rclone_seen, "answered": rclone_answered,
+                               "errors_after_s": None if rclone_errors_after is None else round(rclone_errors_after, 2)}}
+           if engine in RCLONE_METRICS else {}),
+        **({"lsyncd_delays": {"before": delays_before, "when_syncmon_answered": delays_then}} if engine in LSYNCD_STATUS else {}),
     }))
 
 

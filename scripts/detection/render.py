@@ -26,6 +26,16 @@ def engine_view(row):
     text = f"`{said.get('ActiveState')}/{said.get('SubState')}`"
     if said.get("Result") not in (None, "success"):
         text += f", result `{said.get('Result')}`, status {said.get('ExecMainStatus')}"
+    if "lsyncd_delays" in row:
+        delays = row["lsyncd_delays"]
+        text += f"; its status file: {delays['before']} delays before, {delays['when_syncmon_answered']} when syncmon answered"
+    if "rclone_metrics" in row:
+        metrics = row["rclone_metrics"]
+        if not metrics["answered"]:
+            text += f"; rclone's own metrics: never answered in {metrics['looks']} looks (served only while rclone runs)"
+        else:
+            errors = "no `rclone_errors_total` > 0" if metrics["errors_after_s"] is None else f"`rclone_errors_total` > 0 after {seconds(metrics['errors_after_s'])}"
+            text += f"; rclone's own metrics: answered {metrics['answered']} of {metrics['looks']} looks (only while rclone runs), {errors}"
     seen = row.get("active_states_seen") or {}
     if len(seen) > 1:
         total = sum(seen.values())
@@ -47,6 +57,8 @@ def dead_mans_switch(row):
         return row["dead_mans_switch_text"]
     if not row.get("job"):
         return "— (not a job)"
+    if row.get("pings_after_fault", 0) >= 2:
+        return f"silent: the job still exits 0 ({row['pings_after_fault']} runs pinged after the fault)"
     after = row.get("dead_mans_switch_after_s")
     return "—" if after is None else f"fires after {seconds(max(after, 0.0))} (computed)"
 
@@ -64,7 +76,9 @@ lines = [
     "- **syncmon**: the pair's summary (and reason or failure code) and the time from the fault to it; `T`",
     "  is the threshold configured for that pair (0: the fault itself is the evidence).",
     "- **The engine itself**: what the unit's own state said when syncmon answered (systemd's",
-    "  `ActiveState/SubState`, `Result`, the exit status), and the states seen meanwhile.",
+    "  `ActiveState/SubState`, `Result`, the exit status), and the states seen meanwhile; for the",
+    "  rclone jobs, rclone's own Prometheus metrics (`--rc --rc-enable-metrics`: rclone 1.60 has no",
+    "  `--metrics-addr`), looked at with the rest; for lsyncd, its status file's delays.",
     "- **node_exporter**: Debian's `prometheus-node-exporter --collector.systemd`, scraped at every look:",
     "  when `node_systemd_unit_state{state=\"failed\"}` became 1 and in what share of the scrapes it was.",
     "- **Dead man's switch**: a healthchecks-style check pinged on each exit 0 of a job, firing at the",

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The detection matrix's unit and job faults (docs/detection.md), on real components: systemd 252
-# as PID 1 in the sandbox of scripts/test-unit-sandbox.sh (package mode: loopback only), real
-# unison -repeat, rsync and rclone bisync run by timers, a crash-looping and a killed service;
-# syncmon following each with a unit: source, Debian's prometheus-node-exporter with its systemd
-# collector beside it, and a healthchecks-style dead man's switch computed from the jobs' runs.
+# The detection matrix's unit, job and host faults (docs/detection.md), on real components:
+# systemd 252 as PID 1 in the sandbox of scripts/test-unit-sandbox.sh (package mode; a veth pair
+# gives it a default route, another a link to a second network namespace), real unison -repeat,
+# lsyncd, rsync, restic and rclone (bisync, and wrapped with its own metrics) run by timers, a
+# crash-looping and a killed service; syncmon following each with a unit: source or `syncmon
+# wrap`, Debian's prometheus-node-exporter with its systemd collector beside it, and a
+# healthchecks-style dead man's switch computed from the jobs' runs.
 #
 # First every setup runs healthy for HEALTHY seconds, each column's alarms counted; then each
 # fault is injected and, polled every 0.25 s, the time until syncmon shows the expected verdict
@@ -71,7 +73,7 @@ mkdir -p /srv/asrc /srv/full /srv/psrc /srv/pdst /srv/q1 /srv/q2 /srv/lsrc /srv/
 for i in $(seq 1 50); do for d in asrc psrc q1 lsrc u1; do echo "$i" >/srv/$d/file-$i; done; done
 mount -t tmpfs -o size=1m tmpfs /srv/full
 chown -R nobody /srv/psrc /srv/pdst
-for job in backup mirror bisync offsite vault pull archive photos bisync2 courier coffer; do
+for job in backup mirror bisync offsite vault pull archive photos bisync2 courier coffer keeper ferry uplink; do
 unit $job.timer <<U
 [Timer]
 OnActiveSec=0
@@ -106,7 +108,7 @@ unit offsite.service <<U
 [Service]
 Type=oneshot
 Environment=HOME=/root
-ExecStart=$(wrap offsite export) /usr/bin/rclone sync /srv/src :webdav: --webdav-url http://127.0.0.1:8081 --retries 1 --low-level-retries 1 --contimeout 2s --timeout 5s
+ExecStart=$(wrap offsite export) /usr/bin/rclone sync /srv/src :webdav: --webdav-url http://127.0.0.1:8081 --rc --rc-addr 127.0.0.1:5572 --rc-enable-metrics --retries 1 --low-level-retries 1 --contimeout 2s --timeout 5s
 U
 echo secret >/etc/restic-pw
 HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw restic -q -r /srv/repo init >/dev/null
@@ -154,7 +156,7 @@ unit courier.service <<U
 [Service]
 Type=oneshot
 Environment=HOME=/root
-ExecStart=/bin/sh -c '$(wrap courier export) /usr/bin/rclone sync /srv/src :webdav: --webdav-url http://127.0.0.1:8082 --webdav-user courier --webdav-pass "\$(rclone obscure right)" --retries 1 --low-level-retries 1 --contimeout 2s --timeout 5s'
+ExecStart=/bin/sh -c '$(wrap courier export) /usr/bin/rclone sync /srv/src :webdav: --webdav-url http://127.0.0.1:8082 --webdav-user courier --webdav-pass "\$(rclone obscure right)" --rc --rc-addr 127.0.0.1:5573 --rc-enable-metrics --retries 1 --low-level-retries 1 --contimeout 2s --timeout 5s'
 U
 unit flaky.service <<U
 [Unit]
@@ -185,11 +187,66 @@ unit unison2-dm.service <<U
 Environment=HOME=/root
 ExecStart=/usr/bin/unison /srv/u1 /srv/u2 -batch -repeat 1
 U
+# Four more, each broken by one fault below. keeper: restic's nightly forget --prune, which needs
+# the repository's exclusive lock (a backup that hangs holds a lock of its own). lsyncd2: lsyncd
+# to an rsync daemon, its status file written every second. ferry: rsync from a server on the
+# other side of a link (a second network namespace, "the other host"). uplink: a job that stays
+# healthy, whose row is the host losing its default route (the container's route goes through
+# a veth pair: syncmon follows the host's network here).
+HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw restic -q -r /srv/repo3 init >/dev/null
+HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw restic -q -r /srv/repo3 backup /srv/src >/dev/null
+unit keeper.service <<U
+[Service]
+Type=oneshot
+Environment=HOME=/root RESTIC_PASSWORD_FILE=/etc/restic-pw
+ExecStart=$(wrap keeper export) /usr/bin/restic -r /srv/repo3 forget --keep-last 3 --prune
+U
+mkdir -p /srv/l2src /srv/l2dst /srv/fdst /srv/udst
+for i in $(seq 1 20); do echo "$i" >/srv/l2src/file-$i; done
+printf '[dst]\npath = /srv/l2dst\nread only = no\nuid = root\ngid = root\n' >/etc/rsyncd2-dm.conf
+unit rsyncd2-dm.service <<U
+[Service]
+ExecStart=/usr/bin/rsync --daemon --no-detach --port=8874 --address=127.0.0.1 --config=/etc/rsyncd2-dm.conf
+U
+cat >/etc/lsyncd2-dm.lua <<U
+settings { nodaemon = true, insist = true, statusFile = "/run/lsyncd2.status", statusInterval = 1 }
+sync { default.rsync, source = "/srv/l2src", target = "rsync://127.0.0.1:8874/dst/", delay = 1 }
+U
+unit lsyncd2-dm.service <<U
+[Service]
+ExecStart=/usr/bin/lsyncd -nodaemon /etc/lsyncd2-dm.lua
+U
+ip link add uplink0 type veth peer name uplink1
+ip addr add 10.77.0.1/24 dev uplink0
+ip link set uplink0 up
+ip link set uplink1 up
+ip route add default via 10.77.0.2
+ip netns add remote
+ip link add lan0 type veth peer name lan1 netns remote
+ip addr add 10.78.0.1/24 dev lan0
+ip link set lan0 up
+ip -n remote addr add 10.78.0.2/24 dev lan1
+ip -n remote link set lan1 up
+ip -n remote link set lo up
+printf '[mod]\npath = /srv\nread only = yes\nuid = root\ngid = root\n' >/etc/rsyncd3-dm.conf
+unit rsyncd3-dm.service <<U
+[Service]
+ExecStart=/usr/bin/ip netns exec remote /usr/bin/rsync --daemon --no-detach --port=8875 --address=10.78.0.2 --config=/etc/rsyncd3-dm.conf
+U
+unit ferry.service <<U
+[Service]
+Type=oneshot
+ExecStart=$(wrap ferry import) /usr/bin/rsync -a rsync://10.78.0.2:8875/mod/big.bin /srv/fdst/
+U
+unit uplink.service <<U
+[Service]
+Type=oneshot
+ExecStart=/usr/bin/rsync -a /srv/src/ /srv/udst/
+U
 cat >/etc/syncmon-dm.conf <<U
 listen = 127.0.0.1:9478
 events-socket = /run/syncmon-dm.sock
 state-dir = /var/lib/syncmon-dm
-host-network = off
 subscribe = unison=unit:unison-dm.service?rules=unison
 subscribe = crashy=unit:crashy.service
 subscribe = victim=unit:victim.service
@@ -202,6 +259,17 @@ subscribe = bisync2=unit:bisync2.timer?rules=rclone-bisync&phase=export
 subscribe = flaky=unit:flaky.service
 subscribe = lsyncd=unit:lsyncd-dm.service?rules=lsyncd&phase=export
 subscribe = unison2=unit:unison2-dm.service?rules=unison
+subscribe = lsyncd2=unit:lsyncd2-dm.service?rules=lsyncd&phase=export
+subscribe = uplink=unit:uplink.timer?phase=export
+[engine lsyncd2]
+no-progress-after = 10s
+[engine keeper]
+no-recent-export-after = $((PERIOD + GRACE))s
+[engine ferry]
+no-progress-after = 10s
+no-recent-import-after = $((PERIOD + GRACE))s
+[engine uplink]
+no-recent-export-after = $((PERIOD + GRACE))s
 [engine unison]
 no-progress-after = 10s
 [engine unison2]
@@ -231,7 +299,8 @@ HOME=/root rclone bisync /srv/p1 /srv/p2 --resync >/dev/null 2>&1
 HOME=/root rclone bisync /srv/q1 /srv/q2 --resync >/dev/null 2>&1
 systemctl daemon-reload
 systemctl start unison-dm.service crashy.service victim.service webdav-dm.service rsyncd-dm.service webdav2-dm.service
-systemctl start flaky.service lsyncd-dm.service unison2-dm.service
+systemctl start flaky.service lsyncd-dm.service unison2-dm.service rsyncd2-dm.service rsyncd3-dm.service
+systemctl start lsyncd2-dm.service keeper.timer ferry.timer uplink.timer
 systemctl start backup.timer mirror.timer bisync.timer offsite.timer vault.timer pull.timer
 systemctl start archive.timer photos.timer bisync2.timer courier.timer coffer.timer
 SETUP
@@ -257,6 +326,10 @@ python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['setup']='units';
 rows=$(mktemp -d /tmp/detection-rows.XXXXXX)
 fault_names=()
 fault_pids=()
+# A disk that goes while restic writes to it makes restic retry for minutes (its backend's
+# backoff): stalled at T, not an error. Its row breaks the repository between two runs.
+between_runs='until [ "$(systemctl show -p ActiveState --value "$0")" != activating ]; do sleep 0.05; done'
+between_runs="sh -c '$between_runs'"
 fault() {  # fault NAME ENGINE EXPECTED THRESHOLD DESCRIPTION COMMAND — injects, measures, appends a row
     local name=$1 engine=$2 expected=$3 threshold=$4 description=$5
     shift 5
@@ -299,15 +372,26 @@ fault rclone-auth courier error $((period + grace)) "syncmon wrap rclone: the We
 fault start-limit flaky engine_down 5 "a service that fails at every restart until systemd's start limit stops it" \
     sh -c 'touch /srv/flaky-broken; systemctl kill -s KILL flaky.service'
 fault restic-repository-gone coffer error:fatal $((period + grace)) "syncmon wrap restic: the repository's disk not mounted (\"unable to open config file\")" \
-    mv /srv/repo2 /srv/repo2.away
+    sh -c "$between_runs coffer.service; mv /srv/repo2 /srv/repo2.away"
 fault config-broken lsyncd engine_down 5 "a configuration edit that breaks the service at its restart (lsyncd's Lua)" \
     sh -c 'echo "sync {" >>/etc/lsyncd-dm.lua; systemctl restart lsyncd-dm.service'
 fault unison-root-gone unison2 engine_down 5 "unison -repeat: one replica's root gone (a disk not mounted): unison stops rather than delete the other" \
     rm -rf /srv/u2
+fault restic-locked keeper error:fatal $((period + grace)) "syncmon wrap restic: the nightly forget --prune finds the repository locked (a hung backup holds it)" \
+    systemd-run --quiet --unit=restic-hung -p Environment=HOME=/root -p Environment=RESTIC_PASSWORD_FILE=/etc/restic-pw \
+    bash -c 'until restic -r /srv/repo3 backup --stdin --stdin-filename db.sql < <(exec sleep infinity); do sleep 0.2; done'
+fault lsyncd-backlog lsyncd2 stalled 10 "lsyncd's backlog growing: its rsync to the server hangs (the rsync daemon SIGSTOPped) while files keep changing" \
+    sh -c 'systemctl kill -s STOP rsyncd2-dm.service; for i in $(seq 1 30); do echo new >/srv/l2src/new-$i; done'
+fault partition ferry stalled $((period + grace)) "the network partitioned: the link to the rsync server's host goes dark (its side of the veth down)" \
+    ip -n remote link set lan1 down
 for index in "${!fault_pids[@]}"; do
     wait "${fault_pids[$index]}" || fail "${fault_names[$index]}: the measurement failed"
     cat "$rows/$index.json" >>"$out"
 done
+# The host's own fault last and alone: with its default route gone every pair is no_network.
+say "default-route: the host's default route deleted"
+in_ns python3 "$inside" measure default-route uplink no_network 0 "the host loses its default route (every pair is no_network; uplink, a healthy job, stands for them)" \
+    "$period" "$grace" ip route del default >>"$out" || fail "default-route: the measurement failed"
 rm -rf "$rows"
 in_ns touch /run/syncmon-detection/stop
 wait "$sampler" || fail "the looker failed"
