@@ -5,9 +5,6 @@
 #   scripts/package-deb.sh [OUTDIR]        OUTDIR defaults to the current directory
 # Environment:
 #   SYNCMON_DEB_SKIP_BUILD=1   package the binary as it is (no swift build)
-#   SYNCMON_DEB_BINARY=PATH    package this binary, built as SYNCMON_DEB_CONFIGURATION says
-#                              (no swift build): scripts/test.sh keeps the package's binary
-#                              apart while the test build relinks its own
 #   SYNCMON_DEB_CONFIGURATION=debug
 #                              package a debug build linked like the release one (static Swift
 #                              runtime, lld): after `swift build --build-tests` only a relink,
@@ -49,10 +46,10 @@ case "$configuration" in
     debug) build=(scripts/build-release.sh --configuration debug) ;;
     *) echo "package-deb: SYNCMON_DEB_CONFIGURATION is release or debug, not $configuration" >&2; exit 2 ;;
 esac
-if [ "${SYNCMON_DEB_SKIP_BUILD:-0}" != 1 ] && [ -z "${SYNCMON_DEB_BINARY:-}" ]; then
+if [ "${SYNCMON_DEB_SKIP_BUILD:-0}" != 1 ]; then
     "${build[@]}" >&2
 fi
-binary=${SYNCMON_DEB_BINARY:-.build/$configuration/syncmon}
+binary=.build/$configuration/syncmon
 [ -x "$binary" ] || { echo "package-deb: no $binary (build it, or leave SYNCMON_DEB_SKIP_BUILD unset)" >&2; exit 2; }
 
 # --- Version ------------------------------------------------------------------------------------

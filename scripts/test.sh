@@ -102,14 +102,11 @@ phase lint scripts/lint.sh
 # The fuzz smoke is not run here (docs/fuzzing.md): building its sanitized package beside the
 # test build pushed the fresh-clone run past 15 minutes; every input a target ever crashed on is a
 # case of the table tests below, and `scripts/fuzz.sh` runs the targets.
-# The daemon first, and the package's binary from it: the end-to-end phases need nothing else, so
-# they start while the Swift suites build. The package's binary is the debug build relinked
-# statically like the release one (a link, not a build); the end-to-end phases run a copy of it,
-# since the test build below relinks .build/debug/syncmon as `swift build` makes it.
-phase build swift build --product syncmon
+phase build swift build --build-tests
+# The package's binary: under CI the debug build, relinked statically like the release one (a
+# link, not a build). Made here, before anything runs beside it: SwiftPM builds one at a time in
+# .build, and `swift test` below holds it.
 phase package-link scripts/build-release.sh --configuration debug
-mkdir -p .build/e2e && cp .build/debug/syncmon .build/e2e/syncmon
-export SYNCMON_BINARY=$PWD/.build/e2e/syncmon SYNCMON=$PWD/.build/e2e/syncmon
 # Everything the tests use was installed and journald started above: from here a test that finds
 # a tool or journald missing fails instead of skipping (a skipped test in CI is a hole, not a pass).
 export CI=${CI:-1} SYNCMON_REQUIRE_JOURNALD=1
@@ -129,7 +126,7 @@ start alerts scripts/test-alerts.sh
 start fleet scripts/test-fleet.sh
 # The package (from the binary linked above; gzip -1, where xz took a minute of CPU), lintian, then dpkg -i, the units under systemd 252
 # in a sandbox, and dpkg --purge leaving nothing behind.
-start package env SYNCMON_DEB_BINARY="$SYNCMON_BINARY" SYNCMON_DEB_CONFIGURATION=debug SYNCMON_DEB_COMPRESSION=gzip scripts/test-package.sh
+start package env SYNCMON_DEB_SKIP_BUILD=1 SYNCMON_DEB_COMPRESSION=gzip scripts/test-package.sh
 # The Syncthing adapter against two real Syncthing instances on loopback (about 2 minutes).
 start syncthing scripts/syncthing/test-syncthing.sh
 # The canary on a pair of its own: deaf watcher caught, stopped peer never late, one-way rsync,
@@ -164,17 +161,11 @@ start detection scripts/detection-matrix.sh --short
 # executor of their own, so no suite starves another of Swift's cooperative pool, and the
 # timings they check hold on a busy machine.
 swift_test=0
-# The suites build beside the end-to-end phases, at the lowest priority: those time real things
-# (restarts, scrapes, timers) and come first on the CPU; the compiler takes what they leave.
-if phase build-tests nice -n 19 swift build --build-tests; then
-    phase swift-test swift test --skip-build || swift_test=$?
-else
-    swift_test=1
-fi
+phase swift-test swift test --skip-build || swift_test=$?
 # The end-to-end phases: each one's time, and the log of any that failed
 # (waited for even when the Swift suites failed, so that one run shows every failure).
 finish
-[ "$swift_test" -eq 0 ] || { echo "scripts/test.sh: failed: build-tests or swift-test" >&2; exit 1; }
+[ "$swift_test" -eq 0 ] || { echo "scripts/test.sh: failed: swift-test" >&2; exit 1; }
 # Faults injected into the real daemon (docs/operations.md, "Reliability"; about 1.5 minutes;
 # root: private tmpfs and journald in a mount namespace). Last and alone: it times the daemon's
 # answers under 300 connections and 200,000 mutated lines (/metrics under 1 s), which a machine
