@@ -142,6 +142,23 @@ struct UnitTrackerTests {
         #expect(actions == [[.up], [.restarted(count: 1), .failing(UnitFailure(code: "restarted", since: Self.at(1)))]])
     }
 
+    /// systemd signals ActiveState (the unit's interface) and Result (the service's) apart: a
+    /// SIGKILL read between the two is failed with a Result still "success". The failure keeps
+    /// its time and takes its code once the Result comes (seen through a user manager under load).
+    @Test func failureWithoutItsResultTakesTheCodeThatFollows() {
+        var tracker = UnitTracker()
+        let withoutResult = UnitSnapshot(activeState: .failed, subState: .failed)
+        let killed = UnitSnapshot(activeState: .failed, subState: .failed, result: .signal, execMainCode: 2, execMainStatus: 9)
+        let actions = Self.run([(0, Self.running), (1, withoutResult), (2, killed)], tracker: &tracker)
+        #expect(
+            actions == [
+                [.up], [.failing(UnitFailure(code: "failed", since: Self.at(1)))], [.failing(UnitFailure(code: "signalSIGKILL", since: Self.at(1)))],
+            ])
+        // A code that says why is kept: a later generic one does not replace it.
+        #expect(tracker.observe(withoutResult, at: Self.at(3)) == [])
+        #expect(tracker.failure?.code == "signalSIGKILL")
+    }
+
     /// `systemctl stop` on a service that exits 1 on SIGTERM: failed/exit-code, but a stop job ran.
     @Test func stopJudgedByTheStopJobNotTheStatus() {
         var tracker = UnitTracker()
