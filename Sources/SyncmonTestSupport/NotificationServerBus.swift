@@ -1,4 +1,5 @@
 import Foundation
+import SyncmonSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,7 @@ public final class NotificationServerBus: @unchecked Sendable {
         // The socket's file appears at bind(2), a moment before dbus-daemon listens on it: a
         // client in between is refused, so the bus is up once a connection is taken.
         let socket = self.directory.path("bus")
-        guard await Polling.until(timeout: .seconds(20), { Self.acceptsConnections(socket) }) else {
+        guard await Polling.until(timeout: .seconds(20), { (try? BlockingSocket.connect(to: .unix(path: socket))) != nil }) else {
             throw Failure(description: "dbus-daemon does not listen on \(socket)")
         }
         guard server else { return }
@@ -52,21 +53,6 @@ public final class NotificationServerBus: @unchecked Sendable {
         let address = self.address
         guard await Polling.until(timeout: .seconds(20), { ready(address) }) else {
             throw Failure(description: "the notification server did not come up on \(address)")
-        }
-    }
-
-    /// Whether a Unix stream socket at `path` takes a connection.
-    static func acceptsConnections(_ path: String) -> Bool {
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
         }
     }
 

@@ -177,9 +177,8 @@ public struct UnitTracker: Sendable {
         // "restarted" and "failed" say only that it failed, not why: a later snapshot that knows
         // (systemd sends ActiveState and the service's Result in two signals, in either order,
         // and a first look may find a failed unit whose Result was already reset) gives the code.
-        let placeholders: Set<String> = ["restarted", "failed"]
         let failure =
-            outstanding.map { UnitFailure(code: placeholders.contains($0.code) ? code : $0.code, since: $0.since) }
+            outstanding.map { UnitFailure(code: $0.code == "restarted" || $0.code == "failed" ? code : $0.code, since: $0.since) }
             ?? UnitFailure(code: code, since: now)
         let changed = failure != outstanding || !self.isUp
         var up = Up()
