@@ -205,12 +205,21 @@ extension Benchmark {
                 print(Self.row("daemon \(name), \(moment)", "\(Self.mebibytes(value)) (node_exporter not installed)", target, isTarget ? false : nil))
                 continue
             }
-            let compared = "\(Self.mebibytes(value)) (node_exporter \(Self.mebibytes(exporter[keyPath: figure])))"
-            print(Self.row("daemon \(name), \(moment)", compared, target, isTarget ? value <= exporter[keyPath: figure] : nil))
+            let other = exporter[keyPath: figure]
+            // In KiB when both round to the same tenth of a MiB: "2.4 MiB (node_exporter 2.4
+            // MiB) MISSED" left the reader to guess which was larger.
+            let tied = Self.mebibytes(value) == Self.mebibytes(other)
+            let spell = tied ? Self.kibibytes : Self.mebibytes
+            let compared = "\(spell(value)) (node_exporter \(spell(other)))"
+            print(Self.row("daemon \(name), \(moment)", compared, target, isTarget ? value <= other : nil))
         }
     }
 
     static func mebibytes(_ bytes: Double) -> String {
         "\(Self.fixed(bytes / 1_048_576, 1)) MiB"
+    }
+
+    static func kibibytes(_ bytes: Double) -> String {
+        "\(Self.grouped(bytes / 1024)) KiB"
     }
 }

@@ -236,10 +236,12 @@ struct Benchmark {
                 // The daemon's path: streamed in 256 KiB pieces (here counted and dropped).
                 let written = Atomic<Int>(0)
                 let started = Self.monotonicSeconds()
-                renderer.stream(monitor: monitor, received: [0, 0], process: ProcessMetrics(), format: .prometheusText, now: Timestamp(seconds: 1_795_000_100))
-                {
+                let pieces = ExpositionPieceBuffer(capacity: MetricsRenderer.pieceSize + MetricsRenderer.pieceSize / 4) {
                     written.wrappingAdd($0.count, ordering: .relaxed)
                 }
+                renderer.stream(
+                    monitor: monitor, received: [0, 0], process: ProcessMetrics(), format: .prometheusText, now: Timestamp(seconds: 1_795_000_100),
+                    into: pieces)
                 best = min(best, Self.monotonicSeconds() - started)
                 size = written.load(ordering: .relaxed)
             }

@@ -19,24 +19,31 @@
 /// ```
 ///
 /// Samples never carry timestamps: Prometheus would then skip staleness handling for them.
-public struct ExpositionWriter: Sendable {
+public struct ExpositionWriter {
     /// The format being written.
     public let format: ExpositionFormat
 
-    /// The exposition's bytes: `buffer[..<length]` is written, the rest is zeroed room. Keeping the
-    /// room initialized lets a whole line be written through one pointer after one capacity check,
-    /// instead of paying `Array.append`'s checks for every piece of every line.
+    /// The exposition's bytes, when it is written whole: `buffer[..<length]` is written, the rest
+    /// is zeroed room. Keeping the room initialized lets a whole line be written through one
+    /// pointer after one capacity check, instead of paying `Array.append`'s checks for every
+    /// piece of every line.
     var buffer: [UInt8]
 
-    /// How many bytes of `buffer` are written.
+    /// How many bytes of `buffer` (or of the streamed piece) are written.
     var length: Int
 
     /// The family whose header was written last; samples must belong to it. Only read by assertions.
     var openFamily: String = ""
 
-    /// Where finished pieces go when the exposition is streamed, and how large a piece gets.
-    private let sink: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+    /// Where pieces go when the exposition is streamed; `nil` when it is written whole.
+    private let pieces: (any ExpositionPieceSink)?
+    /// The memory the piece being written goes into, lent by `pieces` (empty until the first line).
+    private var room = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// How large a piece gets before it is handed over, and how much room is asked for.
     private let flushThreshold: Int
+    private let roomSize: Int
+    /// Whether the writer streams (`pieces` is set): read on every line, so a plain flag.
+    private let streams: Bool
 
     /// Creates a writer with room for `capacity` bytes before the buffer has to grow.
     ///
@@ -46,22 +53,32 @@ public struct ExpositionWriter: Sendable {
         self.format = format
         self.buffer = Array(repeating: 0, count: max(capacity, 256))
         self.length = 0
-        self.sink = nil
+        self.pieces = nil
         self.flushThreshold = .max
+        self.roomSize = 0
+        self.streams = false
     }
 
-    /// Creates a writer that streams: each time about `pieceSize` bytes are written they are
-    /// handed to `sink` and the room is reused, so a large exposition is never held whole and
-    /// can be sent while the rest is still being written. Pieces end at line boundaries.
-    ///
-    /// The sink borrows each piece: the bytes are valid only during the call (copy them into
-    /// whatever sends them), which spares a copy of the whole exposition.
-    public init(format: ExpositionFormat, pieceSize: Int, sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+    /// Creates a writer that streams into `pieces`: each time about `pieceSize` bytes are
+    /// written they are committed and the sink lends room for the next, so a large exposition
+    /// is never held whole and can be sent while the rest is still being written, from the
+    /// memory it was written into. Pieces end at line boundaries.
+    public init(format: ExpositionFormat, pieceSize: Int, pieces: any ExpositionPieceSink) {
         self.format = format
-        self.buffer = Array(repeating: 0, count: max(pieceSize + pieceSize / 4, 4096))
+        self.buffer = []
         self.length = 0
-        self.sink = sink
+        self.pieces = pieces
         self.flushThreshold = max(pieceSize, 256)
+        // A piece and a quarter: a piece ends with the line that crosses the threshold.
+        self.roomSize = max(pieceSize + pieceSize / 4, 4096)
+        self.streams = true
+    }
+
+    /// Creates a writer that streams in pieces of about `pieceSize` bytes, each lent to `sink`
+    /// for the call (an ``ExpositionPieceBuffer``).
+    public init(format: ExpositionFormat, pieceSize: Int, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        let pieceSize = max(pieceSize, 256)
+        self.init(format: format, pieceSize: pieceSize, pieces: ExpositionPieceBuffer(capacity: max(pieceSize + pieceSize / 4, 4096), lend: sink))
     }
 
     /// Bytes written so far.
@@ -122,26 +139,22 @@ public struct ExpositionWriter: Sendable {
         if self.format == .openMetrics {
             self.write(Array("# EOF\n".utf8))
         }
-        if let sink = self.sink {
-            if self.length > 0 { self.handOut(to: sink) }
+        if let pieces = self.pieces {
+            if self.length > 0 { pieces.commit(self.length) }
             return []
         }
         self.buffer.removeLast(self.buffer.count - self.length)
         return self.buffer
     }
 
-    /// Hands the written bytes to the sink once a piece is full (streaming writers only).
-    @inline(__always)
-    mutating func flushIfFull() {
-        guard self.length >= self.flushThreshold, let sink = self.sink else { return }
-        self.handOut(to: sink)
+    /// Commits the piece written (if any) and takes room for the next, at least `minimum`
+    /// bytes (streaming writers only).
+    @inline(never)
+    private mutating func nextPiece(minimum: Int) {
+        guard let pieces = self.pieces else { return }
+        if self.length > 0 { pieces.commit(self.length) }
+        self.room = pieces.room(minimum: max(minimum, self.roomSize))
         self.length = 0
-    }
-
-    /// Lends the written bytes to `sink`.
-    private func handOut(to sink: @Sendable (UnsafeRawBufferPointer) -> Void) {
-        let length = self.length
-        self.buffer.withUnsafeBytes { sink(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
     }
 
     // MARK: - Internals shared by the typed writers
@@ -167,9 +180,19 @@ public struct ExpositionWriter: Sendable {
     }
 
     /// Makes room for `maximum` bytes, lets `body` write at most that many, and counts them:
-    /// one capacity check per call, then plain copies through one cursor.
+    /// one capacity check per call, then plain copies through one cursor. A streaming writer
+    /// writes into the room its sink lent, and commits the piece once it is full.
     @inline(__always)
     mutating func withRoom(_ maximum: Int, _ body: (inout ByteCursor) -> Void) {
+        if self.streams {
+            if self.length + maximum > self.room.count { self.nextPiece(minimum: maximum) }
+            let start = self.room.baseAddress!.bindMemory(to: UInt8.self, capacity: self.room.count) + self.length
+            var cursor = ByteCursor(start)
+            body(&cursor)
+            self.length += cursor.position - start
+            if self.length >= self.flushThreshold { self.nextPiece(minimum: 0) }
+            return
+        }
         if self.length + maximum > self.buffer.count {
             self.grow(toFit: maximum)
         }
@@ -181,7 +204,6 @@ public struct ExpositionWriter: Sendable {
             return cursor.position - start
         }
         self.length += written
-        self.flushIfFull()
     }
 
     /// Writes `name{labels,extra,last} value\n` — or `name value\n` when there are no labels at all.

@@ -113,9 +113,9 @@ package struct HTTPRouter: Sendable {
     /// A `/metrics` answer to be written as it is rendered; see ``streamedMetrics(for:now:)``.
     package struct StreamedMetrics: Sendable {
         package var contentType: String
-        /// Renders the exposition, lending each piece to the sink as it is written (the bytes
-        /// are valid during the call only).
-        package var render: @Sendable (_ sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) -> Void
+        /// Renders the exposition into the memory `pieces` lends, committing each piece as it
+        /// is written.
+        package var render: @Sendable (_ pieces: any ExpositionPieceSink) -> Void
     }
 
     /// `/metrics` for the HTTP server: rendered in pieces off the event loop while the earlier
@@ -125,14 +125,14 @@ package struct HTTPRouter: Sendable {
         let format = ExpositionFormat.negotiate(accept: request.accept)
         let snapshot = self.store.snapshot()
         let renderer = self.renderer
-        return StreamedMetrics(contentType: format.contentType) { sink in
+        return StreamedMetrics(contentType: format.contentType) { pieces in
             renderer.stream(
                 monitor: snapshot.monitor,
                 received: snapshot.received,
                 process: ProcessMetrics.current(),
                 format: format,
                 now: now,
-                sink: sink
+                into: pieces
             )
         }
     }

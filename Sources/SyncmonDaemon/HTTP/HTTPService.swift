@@ -181,7 +181,7 @@ extension HTTPRequestHandler {
         channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         self.renderers.submit { _ in
             let writer = StreamedResponseWriter(channel: channel, gzip: gzip)
-            streamed.render { writer.write($0) }
+            streamed.render(writer)
             let rendered = writer.renderedBytes
             writer.finish().whenComplete { _ in
                 Heap.releaseFreedMemory(after: rendered)

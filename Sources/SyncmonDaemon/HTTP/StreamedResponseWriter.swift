@@ -1,9 +1,14 @@
 import NIOCore
 import NIOHTTP1
+import SyncmonExposition
 import SyncmonGzip
 
-/// Sends a `/metrics` body from the thread that renders it: gzips it when asked, gathers the
-/// output into pieces, and keeps at most two pieces in flight.
+/// Sends a `/metrics` body from the thread that renders it: the renderer writes each piece
+/// straight into the buffer it is sent from (or, gzipped, into a piece of its own that is
+/// compressed into that buffer), and at most two pieces are in flight.
+///
+/// Written in place: the renderer wrote into a buffer of its own and each piece was copied into
+/// a `ByteBuffer`, a quarter of the rendering thread's time at 1,400 pairs (8.4 MB a scrape).
 ///
 /// Two in flight — one being sent, one queued behind it — lets rendering and sending overlap
 /// without the whole exposition piling up in the channel's outbound buffer (81 MiB at 10,000
@@ -14,9 +19,11 @@ import SyncmonGzip
 ///
 /// Used by one rendering thread, which may block: one of the HTTP service's rendering threads,
 /// never an event loop or a thread of the global pool.
-final class StreamedResponseWriter: @unchecked Sendable {
+final class StreamedResponseWriter: ExpositionPieceSink, @unchecked Sendable {
     private let channel: any Channel
     private let compressor: GzipCompressor?
+    /// The piece the renderer writes into before it is compressed (gzip only).
+    private let uncompressed: ExpositionPieceBuffer?
     private let pieceSize: Int
     private var outgoing: ByteBuffer
     /// Pieces being sent, with their buffers to take back once sent.
@@ -28,29 +35,50 @@ final class StreamedResponseWriter: @unchecked Sendable {
     /// Uncompressed bytes rendered so far.
     private(set) var renderedBytes = 0
 
-    init(channel: any Channel, gzip: Bool, pieceSize: Int = 256 * 1024) {
+    init(channel: any Channel, gzip: Bool, pieceSize: Int = MetricsRenderer.pieceSize) {
         self.channel = channel
-        self.compressor = gzip ? GzipCompressor() : nil
         self.pieceSize = pieceSize
         self.outgoing = channel.allocator.buffer(capacity: Self.capacity(forPieceSize: pieceSize))
+        self.compressor = gzip ? GzipCompressor() : nil
+        // The compressor reads each piece in `commit`; the buffer lends it to no one.
+        self.uncompressed = gzip ? ExpositionPieceBuffer(capacity: Self.capacity(forPieceSize: pieceSize)) { _ in } : nil
     }
 
-    /// Room for a piece plus what overshoots it: the renderer hands over pieces that end at a
-    /// line end past `pieceSize` (`MetricsRenderer.stream`), and a buffer of exactly
-    /// `pieceSize` was reallocated, and the piece copied again, for every one of them.
+    /// Room for a piece plus what overshoots it: the renderer ends a piece at the line end past
+    /// `pieceSize`, and a buffer of exactly `pieceSize` was reallocated, and the piece copied
+    /// again, for every one of them.
     private static func capacity(forPieceSize pieceSize: Int) -> Int {
         pieceSize + pieceSize / 4
     }
 
-    /// Takes rendered bytes (borrowed for the call).
-    func write(_ bytes: UnsafeRawBufferPointer) {
-        guard !self.failed else { return }
-        self.renderedBytes += bytes.count
-        if let compressor = self.compressor {
-            compressor.compress(bytes) { self.append($0) }
-        } else {
-            self.append(bytes)
+    /// Room for the renderer: the outgoing buffer's free capacity, or the piece to compress.
+    ///
+    /// The pointer outlives `withUnsafeMutableWritableBytes` on purpose: the buffer is this
+    /// writer's alone (a sent one is taken back only once the channel let go of it), so its
+    /// storage neither moves nor is shared until `commit` moves its writer index, the next
+    /// call on it.
+    func room(minimum: Int) -> UnsafeMutableRawBufferPointer {
+        if let uncompressed = self.uncompressed { return uncompressed.room(minimum: minimum) }
+        self.outgoing.reserveCapacity(minimumWritableBytes: minimum)
+        return self.outgoing.withUnsafeMutableWritableBytes { $0 }
+    }
+
+    /// The renderer wrote `count` bytes into the room: sent once a piece is full.
+    func commit(_ count: Int) {
+        self.renderedBytes += count
+        if let compressor = self.compressor, let uncompressed = self.uncompressed {
+            guard !self.failed else { return }
+            let piece = uncompressed.room(minimum: count)
+            compressor.compress(UnsafeRawBufferPointer(rebasing: piece[..<count])) { self.append($0) }
+            return
         }
+        guard !self.failed else {
+            // Rendered into nothing: the room is taken again from the start.
+            self.outgoing.clear()
+            return
+        }
+        self.outgoing.moveWriterIndex(forwardBy: count)
+        if self.outgoing.readableBytes >= self.pieceSize { self.send() }
     }
 
     /// Sends what is left and ends the response; the future completes when the end is written.

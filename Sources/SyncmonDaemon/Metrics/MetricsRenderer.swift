@@ -151,27 +151,30 @@ package struct MetricsRenderer: Sendable {
         return writer.finish()
     }
 
-    /// Renders the exposition in pieces of about `pieceSize` bytes, handed to `sink` as they are
-    /// written: `/metrics` starts sending before the last family is written, and a large
-    /// exposition is never held whole.
+    /// Renders the exposition in pieces of about `pieceSize` bytes, written into the memory
+    /// `pieces` lends and committed as they are done: `/metrics` starts sending before the last
+    /// family is written, from the buffers it was written into, and a large exposition is never
+    /// held whole.
     ///
-    /// The piece buffer (a piece and a quarter) stays under the daemon's 1 MiB mmap threshold
+    /// A piece's room (a piece and a quarter) stays under the daemon's 1 MiB mmap threshold
     /// (`Heap`): with 1 MiB pieces it was mapped afresh and faulted in at every scrape; at 256
-    /// KiB it comes from the heap, warm from the last scrape, and matches the pieces the HTTP
-    /// writer sends.
+    /// KiB it comes from the heap, warm from the last scrape.
     package func stream(
         monitor: Monitor,
         received: [UInt64],
         process: ProcessMetrics,
         format: ExpositionFormat,
         now: Timestamp,
-        pieceSize: Int = 256 * 1024,
-        sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+        pieceSize: Int = Self.pieceSize,
+        into pieces: any ExpositionPieceSink
     ) {
-        var writer = ExpositionWriter(format: format, pieceSize: pieceSize, sink: sink)
+        var writer = ExpositionWriter(format: format, pieceSize: pieceSize, pieces: pieces)
         self.write(into: &writer, monitor: monitor, received: received, process: process, now: now)
         _ = writer.finish()
     }
+
+    /// The size of a streamed piece: what the HTTP writer sends at a time.
+    package static let pieceSize = 256 * 1024
 
     /// The `phase`, `class` and `code` labels of one `syncmon_errors_total` series.
     private static func errorLabels(_ key: ErrorCounterKey) -> LabelSet {
