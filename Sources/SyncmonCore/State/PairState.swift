@@ -19,10 +19,6 @@ public struct PairState: Sendable {
     public private(set) var pendingRecordZoneChanges: Int64 = 0
     /// `pendingDatabaseChanges` from the latest `stateUpdate`.
     public private(set) var pendingDatabaseChanges: Int64 = 0
-    /// When the pending total last went from zero to above zero.
-    public private(set) var pendingSince: Timestamp? = nil
-    /// Until when the engine was told to wait (`retryAfter`); may be in the past.
-    public private(set) var throttledUntil: Timestamp? = nil
 
     /// Whether the engine runs: up (with its heartbeat promise and the push connection its
     /// `engineStarted` or `runStarted` came on), stopped, down, or restored after a daemon
@@ -36,11 +32,9 @@ public struct PairState: Sendable {
     /// Sequence numbers skipped over (a hint that events were lost upstream).
     public private(set) var sequenceGaps: UInt64 = 0
 
-    /// When the latest suppression (down, stopped, no network, no account) ended; throttles
-    /// are folded in lazily from `throttledUntil`.
-    var suppressionEnded: Timestamp? = nil
-    /// The first transient error after the latest success of any phase (`retry_loop`).
-    public private(set) var transientSinceSuccess: Timestamp? = nil
+    /// The four optional times below, packed (``OptionalWords``): 33 bytes instead of 64, with
+    /// `setupDriver` in their padding.
+    private var times = OptionalWords()
     /// What drives setup: `engineStarted` (waiting for an available account or a cycle to
     /// complete it, or not), or `containerEvent`s.
     var setupDriver = SetupDriver.engine
@@ -70,6 +64,28 @@ public struct PairState: Sendable {
     var verdictHoldsUntil = Timestamp.distantPast
 
     /// A pair first seen at `firstEvent`, while the host's network is `hostNetwork`.
+    /// When the pending total last went from zero to above zero.
+    public private(set) var pendingSince: Timestamp? {
+        get { self.times[0].map(Timestamp.init(microseconds:)) }
+        set { self.times[0] = newValue?.microseconds }
+    }
+    /// Until when the engine was told to wait (`retryAfter`); may be in the past.
+    public private(set) var throttledUntil: Timestamp? {
+        get { self.times[1].map(Timestamp.init(microseconds:)) }
+        set { self.times[1] = newValue?.microseconds }
+    }
+    /// When the latest suppression (down, stopped, no network, no account) ended; throttles
+    /// are folded in lazily from `throttledUntil`.
+    var suppressionEnded: Timestamp? {
+        get { self.times[2].map(Timestamp.init(microseconds:)) }
+        set { self.times[2] = newValue?.microseconds }
+    }
+    /// The first transient error after the latest success of any phase (`retry_loop`).
+    public private(set) var transientSinceSuccess: Timestamp? {
+        get { self.times[3].map(Timestamp.init(microseconds:)) }
+        set { self.times[3] = newValue?.microseconds }
+    }
+
     public init(firstEvent: Timestamp, hostNetwork: NetworkStatus = .unknown) {
         self.firstEvent = firstEvent
         self.lastEvent = firstEvent

@@ -5,18 +5,10 @@
 public struct PhaseTracker: Equatable, Sendable, Codable {
     /// The state shown in status and metrics.
     public private(set) var state: PhaseState = .notStarted
-    /// The last progress event (a fetched/sent batch or a zone event) of the open cycle.
-    public private(set) var lastProgress: Timestamp? = nil
     /// The first actionable error seen inside the open cycle.
     private var cycleActionable: SyncError? = nil
     /// The first transient error seen inside the open cycle.
     private var cycleTransient: SyncError? = nil
-    /// The `containerEvent` id that opened the cycle, when one did.
-    private var containerIdentifier: UInt64? = nil
-    /// When the latest cycle started (`syncmon_phase_last_start_timestamp_seconds`).
-    public private(set) var lastStart: Timestamp? = nil
-    /// When the latest successful cycle ended (`syncmon_phase_last_success_timestamp_seconds`).
-    public private(set) var lastSuccess: Timestamp? = nil
     /// Completed cycles, whatever their outcome.
     public private(set) var runs: UInt64 = 0
     /// Completed cycles that failed.
@@ -28,10 +20,34 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     /// and `retrying` come from here, not from `state`, so a failing engine that retries every
     /// few seconds reads as failing at every scrape instead of flapping to `in_progress`.
     public private(set) var failing: OutstandingFailure? = nil
+    /// The optional times and the container id below, packed (``OptionalWords``): a tracker
+    /// is 352 bytes instead of 384.
+    private var words = OptionalWords()
     /// The latest cycle was ended by the engine's lines (`did…`), not by a `containerEvent`:
     /// an operation's end that arrives after it may be the same run (`endedInside`). Not
-    /// persisted: a restart is between runs.
+    /// persisted: a restart is between runs. Last, in the packed words' padding.
     private var lastEndedByLines = false
+
+    /// The last progress event (a fetched/sent batch or a zone event) of the open cycle.
+    public private(set) var lastProgress: Timestamp? {
+        get { self.words[0].map(Timestamp.init(microseconds:)) }
+        set { self.words[0] = newValue?.microseconds }
+    }
+    /// The `containerEvent` id that opened the cycle, when one did.
+    private var containerIdentifier: UInt64? {
+        get { self.words[1].map { UInt64(bitPattern: $0) } }
+        set { self.words[1] = newValue.map { Int64(bitPattern: $0) } }
+    }
+    /// When the latest cycle started (`syncmon_phase_last_start_timestamp_seconds`).
+    public private(set) var lastStart: Timestamp? {
+        get { self.words[2].map(Timestamp.init(microseconds:)) }
+        set { self.words[2] = newValue?.microseconds }
+    }
+    /// When the latest successful cycle ended (`syncmon_phase_last_success_timestamp_seconds`).
+    public private(set) var lastSuccess: Timestamp? {
+        get { self.words[3].map(Timestamp.init(microseconds:)) }
+        set { self.words[3] = newValue?.microseconds }
+    }
 
     public init() {}
 
