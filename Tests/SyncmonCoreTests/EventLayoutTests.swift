@@ -15,6 +15,9 @@ struct EventLayoutTests {
             ("EventPayload", MemoryLayout<EventPayload>.size, 208),
             ("SyncError", MemoryLayout<SyncError>.size, 56),
             ("ErrorCode", MemoryLayout<ErrorCode>.size, 17),
+            // A tracked pair's memory is mostly its state (the optional times packed, OptionalWords).
+            ("PhaseTracker", MemoryLayout<PhaseTracker>.stride, 352),
+            ("PairState", MemoryLayout<PairState>.stride, 1408),
         ])
     func size(_ name: String, _ size: Int, _ bound: Int) {
         #expect(size <= bound, "\(name) is \(size) bytes")
