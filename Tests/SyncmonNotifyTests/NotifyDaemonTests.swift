@@ -106,15 +106,16 @@ struct NotifyDaemonTests {
         let directory = try TemporaryDirectory(prefix: "smnf")
         defer { directory.remove() }
         let (script, log) = try Self.recorder(in: directory)
-        // A hold of 5 s: each break lasts one round trip to the daemon, which on a machine busy
-        // with every other suite took more than 2 s now and then.
-        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 5s\ngroup = 0s\n")
+        // A hold of 10 s: each break lasts one round trip to the daemon, which on a machine busy
+        // with every other suite took more than 2 s now and then, and once more than 5 s (the
+        // hold this test had then, so that break fired, rightly).
+        let arguments = try Self.config(directory, "[notify cmd]\ncommand = \(script)\nhold = 10s\ngroup = 0s\n")
         let daemon = try await DaemonProcess.start(in: directory.path, arguments: arguments)
         // Each flap is sent once the daemon shows the one before (paced by what it saw, no
         // sleep), for longer than the hold: each break is shorter than the hold, so none fires.
         let firstFlap = Date()
         var flap = 0
-        while flap < 12 || Date().timeIntervalSince(firstFlap) < 6 || !flap.isMultiple(of: 2) {
+        while flap < 12 || Date().timeIntervalSince(firstFlap) < 11 || !flap.isMultiple(of: 2) {
             let failed = flap.isMultiple(of: 2)
             try daemon.send(lines: [Self.export("notes", id: "f\(flap)", failed: failed)])
             let seen = await daemon.waitForStatus { ($0["notes/private"]?["summary"] as? String) == (failed ? "error" : "succeeded") }
@@ -124,7 +125,7 @@ struct NotifyDaemonTests {
         #expect(Self.deliveries(log).isEmpty, "\(Self.deliveries(log))")
         let lastBreak = Date()
         try daemon.send(lines: [Self.export("notes", id: "broken", failed: true)])
-        #expect(await Polling.until(timeout: .seconds(15)) { Self.deliveries(log).count == 1 }, "\(daemon.standardError)")
+        #expect(await Polling.until(timeout: .seconds(25)) { Self.deliveries(log).count == 1 }, "\(daemon.standardError)")
         #expect(Self.deliveries(log).first?.hasPrefix("firing 1 ") == true, "\(Self.deliveries(log))")
         // Held from the last break, not the first flap: the flaps reset the hold.
         let json = (try? String(contentsOfFile: log + ".json", encoding: .utf8)) ?? ""
