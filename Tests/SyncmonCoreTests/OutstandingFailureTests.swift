@@ -45,6 +45,18 @@ struct OutstandingFailureTests {
                 .failures(.export, 2),
             ]),
         TransitionCase(
+            "a retry failing the same way without words keeps the words the failure had",
+            failedExport(10, worded(.quotaExceeded, "Storage full")) + failedExport(20),
+            [.failing(.export, OutstandingFailure(since: at(11), error: actionable(.quotaExceeded, "Storage full"))), .summary(.error)]),
+        TransitionCase(
+            "a retry with words of its own shows them",
+            failedExport(10, worded(.quotaExceeded, "Storage full")) + failedExport(20, worded(.quotaExceeded, "Quota of 5 GB")),
+            [.failing(.export, OutstandingFailure(since: at(11), error: actionable(.quotaExceeded, "Quota of 5 GB")))]),
+        TransitionCase(
+            "a retry failing differently without words shows none",
+            failedExport(10, worded(.quotaExceeded, "Storage full")) + failedExport(20, err(.zoneNotFound)),
+            [.failing(.export, OutstandingFailure(since: at(11), error: actionable(.zoneNotFound)))]),
+        TransitionCase(
             "a succeeded cycle of the phase clears it", failedExport(10) + succeededExport(20),
             [
                 .phase(.export, .succeeded(started: at(20), ended: at(21))), .failing(.export, nil), .summary(.succeeded),
@@ -275,4 +287,14 @@ struct OutstandingFailureTests {
         let legacy = try JSONDecoder().decode(PairState.self, from: JSONSerialization.data(withJSONObject: object))
         #expect(legacy.exportPhase.failing == Self.quota)
     }
+}
+
+/// An error with a message, as an engine or a unit's journal gives it.
+private func worded(_ code: KnownErrorCode, _ message: String) -> SyncError {
+    SyncError(code: ErrorCode(code), message: message)
+}
+
+/// An actionable phase error with a message.
+private func actionable(_ code: KnownErrorCode, _ message: String) -> PhaseError {
+    PhaseError(code: ErrorCode(code), errorClass: .actionable, message: message)
 }

@@ -180,11 +180,19 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
 
     /// Counts a completed cycle and carries its outcome into the outstanding failure: a
     /// failure keeps the first `since` and shows the latest error; a success clears it.
+    ///
+    /// A retry that fails the same way without words keeps the words the failure had: a unit
+    /// in a crash loop whose exit was read before journald had its last line (a busy host)
+    /// would otherwise show, and notify, the failure without the message the crash before
+    /// it found.
     private mutating func count(started: Timestamp, ended: Timestamp, error: PhaseError?) {
         self.runs += 1
         self.durations.observe(ended.since(started))
-        if let error {
+        if var error {
             self.failures += 1
+            if error.message == nil, let previous = self.failing?.error, previous.code == error.code, previous.errorClass == error.errorClass {
+                error.message = previous.message
+            }
             self.failing = OutstandingFailure(since: self.failing?.since ?? ended, error: error)
         } else {
             self.failing = nil
