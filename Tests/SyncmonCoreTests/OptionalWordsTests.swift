@@ -17,6 +17,7 @@ struct OptionalWordsTests {
         words[(slot + 1) % 4] = 7
         words[slot] = value
         #expect(words[slot] == value, "0 is a value, not absence")
+        #expect(words[time: slot] == Timestamp(microseconds: value))
         #expect(words[(slot + 1) % 4] == 7)
         #expect(words[(slot + 2) % 4] == nil)
         words[slot] = nil

@@ -37,6 +37,13 @@ struct OptionalWords: Equatable, Sendable {
         }
     }
 
+    /// The value in `slot` (0–3) as a time, the form most of them have.
+    @inline(__always)
+    subscript(time slot: Int) -> Timestamp? {
+        get { self[slot].map(Timestamp.init(microseconds:)) }
+        set { self[slot] = newValue?.microseconds }
+    }
+
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.present == rhs.present && lhs.words == rhs.words
     }

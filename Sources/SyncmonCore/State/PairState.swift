@@ -63,29 +63,29 @@ public struct PairState: Sendable {
     /// so the next look evaluates. Not persisted: a restored pair is looked at once.
     var verdictHoldsUntil = Timestamp.distantPast
 
-    /// A pair first seen at `firstEvent`, while the host's network is `hostNetwork`.
     /// When the pending total last went from zero to above zero.
     public private(set) var pendingSince: Timestamp? {
-        get { self.times[0].map(Timestamp.init(microseconds:)) }
-        set { self.times[0] = newValue?.microseconds }
+        get { self.times[time: 0] }
+        set { self.times[time: 0] = newValue }
     }
     /// Until when the engine was told to wait (`retryAfter`); may be in the past.
     public private(set) var throttledUntil: Timestamp? {
-        get { self.times[1].map(Timestamp.init(microseconds:)) }
-        set { self.times[1] = newValue?.microseconds }
+        get { self.times[time: 1] }
+        set { self.times[time: 1] = newValue }
     }
     /// When the latest suppression (down, stopped, no network, no account) ended; throttles
     /// are folded in lazily from `throttledUntil`.
     var suppressionEnded: Timestamp? {
-        get { self.times[2].map(Timestamp.init(microseconds:)) }
-        set { self.times[2] = newValue?.microseconds }
+        get { self.times[time: 2] }
+        set { self.times[time: 2] = newValue }
     }
     /// The first transient error after the latest success of any phase (`retry_loop`).
     public private(set) var transientSinceSuccess: Timestamp? {
-        get { self.times[3].map(Timestamp.init(microseconds:)) }
-        set { self.times[3] = newValue?.microseconds }
+        get { self.times[time: 3] }
+        set { self.times[time: 3] = newValue }
     }
 
+    /// A pair first seen at `firstEvent`, while the host's network is `hostNetwork`.
     public init(firstEvent: Timestamp, hostNetwork: NetworkStatus = .unknown) {
         self.firstEvent = firstEvent
         self.lastEvent = firstEvent

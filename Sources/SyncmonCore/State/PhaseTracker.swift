@@ -30,8 +30,8 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
 
     /// The last progress event (a fetched/sent batch or a zone event) of the open cycle.
     public private(set) var lastProgress: Timestamp? {
-        get { self.words[0].map(Timestamp.init(microseconds:)) }
-        set { self.words[0] = newValue?.microseconds }
+        get { self.words[time: 0] }
+        set { self.words[time: 0] = newValue }
     }
     /// The `containerEvent` id that opened the cycle, when one did.
     private var containerIdentifier: UInt64? {
@@ -40,13 +40,13 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     }
     /// When the latest cycle started (`syncmon_phase_last_start_timestamp_seconds`).
     public private(set) var lastStart: Timestamp? {
-        get { self.words[2].map(Timestamp.init(microseconds:)) }
-        set { self.words[2] = newValue?.microseconds }
+        get { self.words[time: 2] }
+        set { self.words[time: 2] = newValue }
     }
     /// When the latest successful cycle ended (`syncmon_phase_last_success_timestamp_seconds`).
     public private(set) var lastSuccess: Timestamp? {
-        get { self.words[3].map(Timestamp.init(microseconds:)) }
-        set { self.words[3] = newValue?.microseconds }
+        get { self.words[time: 3] }
+        set { self.words[time: 3] = newValue }
     }
 
     public init() {}
