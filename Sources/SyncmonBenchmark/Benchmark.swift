@@ -236,7 +236,7 @@ struct Benchmark {
                 // The daemon's path: streamed in 256 KiB pieces (here counted and dropped).
                 let written = Atomic<Int>(0)
                 let started = Self.monotonicSeconds()
-                let pieces = ExpositionPieceBuffer(capacity: MetricsRenderer.pieceSize + MetricsRenderer.pieceSize / 4) {
+                let pieces = ExpositionPieceBuffer {
                     written.wrappingAdd($0.count, ordering: .relaxed)
                 }
                 renderer.stream(

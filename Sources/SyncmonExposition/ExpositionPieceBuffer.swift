@@ -1,13 +1,13 @@
 /// An ``ExpositionPieceSink`` with memory of its own, that lends each piece to a closure: the
 /// streaming writer for callers that take bytes (a compressor, the tests, the benchmark).
 public final class ExpositionPieceBuffer: ExpositionPieceSink {
-    private var storage: UnsafeMutableRawBufferPointer
+    /// Allocated at the first room asked for (the writer asks for a piece and a quarter), and
+    /// again larger only for a line longer than that.
+    private var storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private let lend: (UnsafeRawBufferPointer) -> Void
 
-    /// Room for `capacity` bytes at first (it grows for a longer line); `lend` borrows each
-    /// piece, valid during the call only.
-    public init(capacity: Int, lend: @escaping (UnsafeRawBufferPointer) -> Void) {
-        self.storage = .allocate(byteCount: max(capacity, 256), alignment: 16)
+    /// `lend` borrows each piece, valid during the call only.
+    public init(lend: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.lend = lend
     }
 

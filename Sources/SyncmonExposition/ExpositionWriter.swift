@@ -77,8 +77,7 @@ public struct ExpositionWriter {
     /// Creates a writer that streams in pieces of about `pieceSize` bytes, each lent to `sink`
     /// for the call (an ``ExpositionPieceBuffer``).
     public init(format: ExpositionFormat, pieceSize: Int, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
-        let pieceSize = max(pieceSize, 256)
-        self.init(format: format, pieceSize: pieceSize, pieces: ExpositionPieceBuffer(capacity: max(pieceSize + pieceSize / 4, 4096), lend: sink))
+        self.init(format: format, pieceSize: pieceSize, pieces: ExpositionPieceBuffer(lend: sink))
     }
 
     /// Bytes written so far.

@@ -22,8 +22,8 @@ import SyncmonGzip
 final class StreamedResponseWriter: ExpositionPieceSink, @unchecked Sendable {
     private let channel: any Channel
     private let compressor: GzipCompressor?
-    /// The piece the renderer writes into before it is compressed (gzip only).
-    private let uncompressed: ExpositionPieceBuffer?
+    /// Gzipped, the renderer's room: each piece committed to it is compressed into `outgoing`.
+    private var uncompressed: ExpositionPieceBuffer?
     private let pieceSize: Int
     private var outgoing: ByteBuffer
     /// Pieces being sent, with their buffers to take back once sent.
@@ -39,9 +39,16 @@ final class StreamedResponseWriter: ExpositionPieceSink, @unchecked Sendable {
         self.channel = channel
         self.pieceSize = pieceSize
         self.outgoing = channel.allocator.buffer(capacity: Self.capacity(forPieceSize: pieceSize))
-        self.compressor = gzip ? GzipCompressor() : nil
-        // The compressor reads each piece in `commit`; the buffer lends it to no one.
-        self.uncompressed = gzip ? ExpositionPieceBuffer(capacity: Self.capacity(forPieceSize: pieceSize)) { _ in } : nil
+        let compressor = gzip ? GzipCompressor() : nil
+        self.compressor = compressor
+        self.uncompressed = nil
+        // Unowned: the buffer is this writer's, and lends its pieces back only while it renders.
+        self.uncompressed = compressor.map { compressor in
+            ExpositionPieceBuffer { [unowned self] piece in
+                guard !self.failed else { return }
+                compressor.compress(piece) { self.append($0) }
+            }
+        }
     }
 
     /// Room for a piece plus what overshoots it: the renderer ends a piece at the line end past
@@ -66,12 +73,7 @@ final class StreamedResponseWriter: ExpositionPieceSink, @unchecked Sendable {
     /// The renderer wrote `count` bytes into the room: sent once a piece is full.
     func commit(_ count: Int) {
         self.renderedBytes += count
-        if let compressor = self.compressor, let uncompressed = self.uncompressed {
-            guard !self.failed else { return }
-            let piece = uncompressed.room(minimum: count)
-            compressor.compress(UnsafeRawBufferPointer(rebasing: piece[..<count])) { self.append($0) }
-            return
-        }
+        if let uncompressed = self.uncompressed { return uncompressed.commit(count) }
         guard !self.failed else {
             // Rendered into nothing: the room is taken again from the start.
             self.outgoing.clear()
