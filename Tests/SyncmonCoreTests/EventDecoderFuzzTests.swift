@@ -73,19 +73,44 @@ struct EventDecoderFuzzTests {
 
     @Test("the seed lines are all accepted")
     func seedsAreValid() {
-        for seed in Self.seeds {
+        for seed in Self.seeds + [Self.envelopeInWritersOrder] {
             #expect(decode(seed).event != nil, "\(seed): \(decode(seed).summary)")
         }
     }
 
     @Test("5,000 seeded mutations never trap and give a consistent, bounded answer", arguments: [0x5EED_0001 as UInt64, 0xC0FF_EE42, 0xDEAD_BEEF])
     func mutations(seed: UInt64) {
+        let outcomes = Self.fuzz(Self.seeds, seed: seed)
+        // The mutations reach every decoder path, not just the first check.
+        #expect(outcomes["event", default: 0] > 100)
+        #expect(outcomes["malformed", default: 0] > 1_000)
+        #expect(outcomes["invalid_field", default: 0] > 50)
+        #expect(outcomes["unknown_type", default: 0] > 10)
+        #expect(outcomes["unsupported_version", default: 0] > 0)
+    }
+
+    /// The envelope as writers write it (`v`, `engine`, `database`, `time`, `seq`, `type`),
+    /// which the decoder reads straight through before its general loop.
+    static let envelopeInWritersOrder =
+        #"{"v":1,"engine":"notes","database":"private","time":"2026-11-21T12:00:00.25Z","seq":3,"type":"fetchedDatabaseChanges","modifications":2,"deletions":0}"#
+
+    @Test("5,000 mutations of the envelope in writers' order are judged as Foundation reads them", arguments: [0x5EED_0002 as UInt64, 0xFACE_B00C])
+    func envelopeMutations(seed: UInt64) {
+        let outcomes = Self.fuzz([Self.envelopeInWritersOrder], seed: seed)
+        #expect(outcomes["event", default: 0] > 100)
+        #expect(outcomes["malformed", default: 0] > 1_000)
+        #expect(outcomes["invalid_field", default: 0] > 50)
+    }
+
+    /// Decodes 5,000 mutations of `seeds`, each twice, recording an issue for any answer that is
+    /// not deterministic, not bounded, or not what Foundation reads; the count of each outcome.
+    static func fuzz(_ seeds: [String], seed: UInt64) -> [String: Int] {
         var random = SeededGenerator(seed: seed)
         let decoder = EventDecoder()
         var outcomes: [String: Int] = [:]
         var reportedIssues = 0
         for iteration in 0..<5_000 {
-            let seedLine = Array(Self.seeds[iteration % Self.seeds.count].utf8)
+            let seedLine = Array(seeds[iteration % seeds.count].utf8)
             let bytes = Self.mutate(seedLine, &random)
             let first = decoder.decode(bytes)
             let second = bytes.withUnsafeBytes { decoder.decode($0) }
@@ -122,17 +147,12 @@ struct EventDecoderFuzzTests {
             }
         }
         #expect(reportedIssues == 0)
-        // The mutations reach every decoder path, not just the first check.
-        #expect(outcomes["event", default: 0] > 100)
-        #expect(outcomes["malformed", default: 0] > 1_000)
-        #expect(outcomes["invalid_field", default: 0] > 50)
-        #expect(outcomes["unknown_type", default: 0] > 10)
-        #expect(outcomes["unsupported_version", default: 0] > 0)
+        return outcomes
     }
 
     @Test("every prefix of every seed line is rejected as malformed, or blank when empty")
     func truncations() {
-        for seed in Self.seeds {
+        for seed in Self.seeds + [Self.envelopeInWritersOrder] {
             let bytes = Array(seed.utf8)
             let end = bytes.lastIndex(of: UInt8(ascii: "}"))!
             for length in 0..<end {

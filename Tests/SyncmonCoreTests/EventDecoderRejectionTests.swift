@@ -308,6 +308,50 @@ struct EventDecoderRejectionTests {
         Self.check(testCase)
     }
 
+    /// The envelope in the order writers use (`v`, `engine`, `database`, `time`, `seq`, `type`),
+    /// which the decoder reads straight through before its general loop: each value is judged
+    /// there as anywhere else.
+    static let envelopeInWritersOrder: [Case] = [
+        Case("v 10", #"{"v":10,"engine":"notes","type":"heartbeat"}"#, .unsupportedVersion, "v"),
+        Case("v 1.5", #"{"v":1.5,"engine":"notes","type":"heartbeat"}"#, .invalidField, "v"),
+        Case("engine with a space", Self.writersOrder(engine: #""my notes""#), .invalidField, "engine"),
+        Case("engine a number", Self.writersOrder(engine: "7"), .invalidField, "engine"),
+        Case("engine spaced, then empty", #"{"v":1,"engine": "","type":"heartbeat"}"#, .invalidField, "engine"),
+        Case("database unknown", Self.writersOrder(database: #""a/b""#), .invalidField, "database"),
+        Case("time on February 30", Self.writersOrder(time: #""2026-02-30T12:00:00Z""#), .invalidField, "time"),
+        Case("time with 61 seconds", Self.writersOrder(time: #""2026-11-21T12:00:61.5Z""#), .invalidField, "time"),
+        Case("time with an empty fraction", Self.writersOrder(time: #""2026-11-21T12:00:00.Z""#), .invalidField, "time"),
+        Case("time with a letter in the fraction", Self.writersOrder(time: #""2026-11-21T12:00:00.1aZ""#), .invalidField, "time"),
+        Case("seq negative", Self.writersOrder(seq: "-1"), .invalidField, "seq"),
+        Case("type unknown", Self.writersOrder(type: #""bogus""#), .unknownType, "type"),
+        Case("type last, payload missing", Self.writersOrder(type: #""fetchedDatabaseChanges""#), .invalidField, "modifications"),
+        Case("a second time after type is judged too", Self.writersOrder(rest: #","time":"noon""#), .invalidField, "time"),
+        Case("malformed after the envelope", Self.writersOrder(rest: ","), .malformed),
+        Case("malformed inside the envelope", Self.writersOrder(seq: "01"), .malformed),
+    ]
+
+    /// A line in writers' order with these JSON values (a heartbeat, valid, by default).
+    static func writersOrder(
+        engine: String = #""notes""#, database: String = #""private""#, time: String = #""2026-11-21T12:00:00Z""#, seq: String = "1",
+        type: String = #""heartbeat""#, rest: String = ""
+    ) -> String {
+        #"{"v":1,"engine":"# + engine + #","database":"# + database + #","time":"# + time + #","seq":"# + seq + #","type":"# + type + rest + "}"
+    }
+
+    @Test("the envelope in writers' order is judged as anywhere else", arguments: envelopeInWritersOrder)
+    func envelopeInWritersOrderRejections(_ testCase: Case) {
+        Self.check(testCase)
+    }
+
+    /// A space after the opening brace sends a line through the general loop instead of the
+    /// straight read of the envelope: every rejection must come out the same either way.
+    @Test("every rejection is the same with the envelope read by the general loop", arguments: envelope + envelopeInWritersOrder + values)
+    func sameRejectionThroughTheGeneralLoop(_ testCase: Case) {
+        guard testCase.bytes.first == UInt8(ascii: "{") else { return }
+        let spaced = [UInt8(ascii: "{"), UInt8(ascii: " ")] + testCase.bytes.dropFirst()
+        #expect(decode(bytes: spaced).summary == decode(bytes: testCase.bytes).summary)
+    }
+
     // MARK: invalid_field for each required payload key
 
     /// A valid line of each type with required payload keys, in order: (type, [(key, valid JSON value, wrong-type JSON value)]).
