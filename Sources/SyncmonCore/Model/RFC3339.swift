@@ -39,7 +39,34 @@ public enum RFC3339 {
             recent.text = text
             recent.start = start
         }
-        return Self.rest(bytes, minuteStart: recent.start)
+        return Self.utc(bytes, minuteStart: recent.start) ?? Self.rest(bytes, minuteStart: recent.start)
+    }
+
+    /// The seconds and the rest after the minute in the form writers use, `:SS`, up to six
+    /// fractional digits and `Z` (``format(_:)`` writes the shortest fraction), read without
+    /// the general path's choices; `nil` for any other form, which ``rest(_:minuteStart:)``
+    /// reads (and judges).
+    @inline(__always)
+    private static func utc(_ bytes: UnsafeRawBufferPointer, minuteStart: Int64) -> Timestamp? {
+        let count = bytes.count
+        guard count <= 27, bytes[count - 1] == UInt8(ascii: "Z"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        let tens = bytes[17] &- UInt8(ascii: "0")
+        let ones = bytes[18] &- UInt8(ascii: "0")
+        guard tens <= 9, ones <= 9 else { return nil }
+        let second = Int64(tens) * 10 + Int64(ones)
+        guard second <= 60 else { return nil }
+        var micros: Int64 = 0
+        if count > 20 {
+            guard count >= 22, bytes[19] == UInt8(ascii: ".") else { return nil }
+            var scale: Int64 = 100_000
+            for index in 20..<(count - 1) {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit <= 9 else { return nil }
+                micros += Int64(digit) * scale
+                scale /= 10
+            }
+        }
+        return Timestamp(microseconds: (minuteStart + second) * 1_000_000 + micros)
     }
 
     /// The seconds and the rest after the minute: `:SS`, a fraction, the zone. `nil` when they
