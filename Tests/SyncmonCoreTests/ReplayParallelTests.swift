@@ -86,10 +86,10 @@ struct ReplayParallelTests {
     }
 
     /// The session, and the number of threads it was replayed on.
-    static func parallel(_ text: String, workers: Int) -> (ReplaySession, Int) {
+    static func parallel(_ text: String, workers: Int, blockSize: Int = ReplaySession.blockSize) -> (ReplaySession, Int) {
         var session = ReplaySession(configuration: MonitorConfiguration(maximumPairs: .max), keptRejections: 3)
         let threads = Array(text.utf8).withUnsafeBytes { bytes in
-            session.feedAll(bytes, workers: workers, parallelFrom: 0) { count, body in
+            session.feedAll(bytes, workers: workers, parallelFrom: 0, blockSize: blockSize) { count, body in
                 for worker in 0..<count { body(worker) }
             }
         }
@@ -108,9 +108,21 @@ struct ReplayParallelTests {
 
     @Test("same status, clock, counts and rejections as one thread", arguments: Self.recordings.indices, [2, 3, 5])
     func sameAsSequential(recording: Int, workers: Int) {
+        Self.expectSameAsSequential(recording: recording, workers: workers, blockSize: ReplaySession.blockSize)
+    }
+
+    /// Blocks of one line, of a few lines, and ending inside a line: the framing of each block
+    /// is handed to the shards before the next is framed, and nothing may depend on where the
+    /// blocks end.
+    @Test("framed in small blocks, the same as one thread", arguments: Self.recordings.indices, [1, 997, 4_096])
+    func sameInSmallBlocks(recording: Int, blockSize: Int) {
+        Self.expectSameAsSequential(recording: recording, workers: 3, blockSize: blockSize)
+    }
+
+    static func expectSameAsSequential(recording: Int, workers: Int, blockSize: Int) {
         let text = Self.recordings[recording].text
         let expected = Self.sequential(text)
-        let (actual, threads) = Self.parallel(text, workers: workers)
+        let (actual, threads) = Self.parallel(text, workers: workers, blockSize: blockSize)
         #expect(threads == (Self.recordings[recording].peekable ? workers : 1))
         #expect(Self.document(actual) == Self.document(expected))
         #expect(actual.clock == expected.clock)

@@ -1,5 +1,6 @@
 /// One worker's part of a parallel replay (``ReplaySession/feedAll(_:workers:parallelFrom:perform:)``):
-/// it reads every line of the recording and replays those of the engines of its shard.
+/// it replays the lines of the engines of its shard, block by block, as ``FramedLines`` found
+/// them.
 ///
 /// A line is given to a shard by the engine ``EnginePeek`` finds in it (a line that names
 /// none, to shard 0), and only that shard decodes it. Every accepted line's engine is checked
@@ -25,23 +26,29 @@ struct ReplayShard {
         self.count = count
     }
 
-    /// Replays this shard's lines of `recording`; `false` when a line's engine was not the one
-    /// the peek found, and this shard's session is then not a replay of anything.
-    mutating func replay(_ recording: UnsafeRawBufferPointer) -> Bool {
-        var number: UInt64 = 0
-        var start = 0
-        while start < recording.count {
-            let end = LineFramer.lineEnd(in: recording, from: start) ?? recording.count
-            number += 1
-            let piece = UnsafeRawBufferPointer(rebasing: recording[start..<end])
-            let name = EnginePeek.name(in: piece)
-            if self.owns(name), !self.read(piece, named: name, number: number, at: start, of: recording) { return false }
-            start = end + 1
+    /// Replays this shard's lines of one block of `recording`, as its parts were framed, in
+    /// order; `firstLine` is the number of the lines before the block. `false` when a line's
+    /// engine was not the one the peek found, and this shard's session is then not a replay
+    /// of anything.
+    mutating func replay(_ parts: UnsafeBufferPointer<FramedLines>, of recording: UnsafeRawBufferPointer, firstLine: UInt64) -> Bool {
+        var number = firstLine
+        let shard = UInt16(truncatingIfNeeded: self.index)
+        for part in parts {
+            for index in 0..<part.count {
+                number += 1
+                guard part.shards[index] == shard else { continue }
+                let piece = part.line(index, of: recording)
+                if !self.read(piece, named: EnginePeek.name(in: piece), number: number, at: part.starts[index], of: recording) { return false }
+            }
         }
-        self.session.lines = number
-        // Events that waited for a time happen at the first one stated anywhere.
-        if !self.session.waiting.isEmpty { self.catchUp(recording, to: recording.count) }
         return true
+    }
+
+    /// Ends the replay after the last block: `lines` were read in all, and events that waited
+    /// for a time happen at the first one stated anywhere.
+    mutating func finish(_ recording: UnsafeRawBufferPointer, lines: UInt64) {
+        self.session.lines = lines
+        if !self.session.waiting.isEmpty { self.catchUp(recording, to: recording.count) }
     }
 
     /// Decodes and takes line `number` of this shard, which starts at `start`.
