@@ -39,83 +39,65 @@ public enum RFC3339 {
             recent.text = text
             recent.start = start
         }
-        return Self.utc(bytes, minuteStart: recent.start) ?? Self.rest(bytes, minuteStart: recent.start)
-    }
-
-    /// The seconds and the rest after the minute in the form writers use, `:SS`, up to six
-    /// fractional digits and `Z` (``format(_:)`` writes the shortest fraction), read without
-    /// the general path's choices; `nil` for any other form, which ``rest(_:minuteStart:)``
-    /// reads (and judges).
-    @inline(__always)
-    private static func utc(_ bytes: UnsafeRawBufferPointer, minuteStart: Int64) -> Timestamp? {
-        let count = bytes.count
-        guard count <= 27, bytes[count - 1] == UInt8(ascii: "Z"), bytes[16] == UInt8(ascii: ":") else { return nil }
-        let tens = bytes[17] &- UInt8(ascii: "0")
-        let ones = bytes[18] &- UInt8(ascii: "0")
-        guard tens <= 9, ones <= 9 else { return nil }
-        let second = Int64(tens) * 10 + Int64(ones)
-        guard second <= 60 else { return nil }
-        var micros: Int64 = 0
-        if count > 20 {
-            guard count >= 22, bytes[19] == UInt8(ascii: ".") else { return nil }
-            var scale: Int64 = 100_000
-            for index in 20..<(count - 1) {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit <= 9 else { return nil }
-                micros += Int64(digit) * scale
-                scale /= 10
-            }
-        }
-        return Timestamp(microseconds: (minuteStart + second) * 1_000_000 + micros)
+        return Self.rest(bytes, minuteStart: recent.start)
     }
 
     /// The seconds and the rest after the minute: `:SS`, a fraction, the zone. `nil` when they
     /// are not valid.
+    ///
+    /// Every timed line comes through here, so it reads the bytes straight: digits as bytes
+    /// less `0` compared as unsigned, the fraction scaled as it is read (its seventh digit on
+    /// is multiplied by a scale of 0: truncated). Inlined into the decoder, with the rare
+    /// numeric offset out of line (``offsetSeconds(_:at:)``); helpers returning optionals and
+    /// a call for every time cost more than the rest of the time's parse.
+    @inline(__always)
     private static func rest(_ bytes: UnsafeRawBufferPointer, minuteStart: Int64) -> Timestamp? {
         let count = bytes.count
-        func digit(_ index: Int) -> Int64? {
-            let byte = bytes[index]
-            guard byte >= 0x30, byte <= 0x39 else { return nil }
-            return Int64(byte - 0x30)
-        }
-        func number(_ start: Int, _ length: Int) -> Int64? {
-            var value: Int64 = 0
-            for index in start..<(start + length) {
-                guard let d = digit(index) else { return nil }
-                value = value * 10 + d
-            }
-            return value
-        }
-        guard bytes[16] == UInt8(ascii: ":"), let second = number(17, 2), second <= 60 else { return nil }
+        guard bytes[16] == UInt8(ascii: ":"), let second = Self.twoDigits(bytes, at: 17), second <= 60 else { return nil }
         var index = 19
         var micros: Int64 = 0
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
-            var digits = 0
-            while index < count, let d = digit(index) {
-                if digits < 6 { micros = micros * 10 + d }
-                digits += 1
+            let digitsStart = index
+            var scale: Int64 = 100_000
+            while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit <= 9 {
+                micros += Int64(digit) * scale
+                scale /= 10
                 index += 1
             }
-            guard digits > 0 else { return nil }
-            for _ in min(digits, 6)..<6 { micros *= 10 }
+            guard index > digitsStart else { return nil }
         }
         guard index < count else { return nil }
-        var offsetSeconds: Int64 = 0
+        let offset: Int64
         switch bytes[index] {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-            index += 1
-        case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            guard index + 6 == count, let offsetHour = number(index + 1, 2), bytes[index + 3] == UInt8(ascii: ":"),
-                let offsetMinute = number(index + 4, 2), offsetHour <= 23, offsetMinute <= 59
-            else { return nil }
-            offsetSeconds = (offsetHour * 3600 + offsetMinute * 60) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
-            index += 6
+            guard index + 1 == count else { return nil }
+            offset = 0
         default:
-            return nil
+            guard let numeric = Self.offsetSeconds(bytes, at: index) else { return nil }
+            offset = numeric
         }
-        guard index == count else { return nil }
-        return Timestamp(microseconds: (minuteStart + second - offsetSeconds) * 1_000_000 + micros)
+        return Timestamp(microseconds: (minuteStart + second - offset) * 1_000_000 + micros)
+    }
+
+    /// The seconds east of UTC of the zone `±HH:MM` that ends `bytes` at `index`; `nil` when it
+    /// is not one.
+    @inline(never)
+    private static func offsetSeconds(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int64? {
+        let sign = bytes[index]
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), index + 6 == bytes.count, let hour = Self.twoDigits(bytes, at: index + 1),
+            bytes[index + 3] == UInt8(ascii: ":"), let minute = Self.twoDigits(bytes, at: index + 4), hour <= 23, minute <= 59
+        else { return nil }
+        return (hour * 3600 + minute * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
+    }
+
+    /// The two decimal digits at `index`, `nil` when either is not one.
+    @inline(__always)
+    private static func twoDigits(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int64? {
+        let tens = bytes[index] &- UInt8(ascii: "0")
+        let ones = bytes[index + 1] &- UInt8(ascii: "0")
+        guard tens <= 9, ones <= 9 else { return nil }
+        return Int64(tens) * 10 + Int64(ones)
     }
 
     /// When the minute of the fixed head `YYYY-MM-DDTHH:MM` (`T`, `t` or a space between date and
