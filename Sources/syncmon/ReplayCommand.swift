@@ -67,7 +67,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// Runs `body(0..<count)` on the global queue's threads and returns when all are done. Each
-    /// call touches only its own worker's data (``ReplaySession/feedAll(_:workers:parallelFrom:perform:)``),
+    /// call touches only its own worker's data (``ReplaySession/feedAll(_:workers:parallelFrom:blockSize:perform:)``),
     /// which the compiler cannot see: hence the unchecked hand-over.
     static func concurrently(_ count: Int, _ body: (Int) -> Void) {
         withoutActuallyEscaping(body) { body in

@@ -60,7 +60,7 @@ public struct LineFramer: Sendable {
 
     /// A whole line's bytes (without its `\n`) as framed: too large past the limit, with one
     /// byte of slack for a trailing `\r`. The rule for every reader that frames lines in place
-    /// (``ReplaySession/feedAll(_:workers:parallelFrom:perform:)`` walks a mapped recording).
+    /// (``ReplaySession/feedAll(_:workers:parallelFrom:blockSize:perform:)`` walks a mapped recording).
     @inline(__always)
     public static func line(_ bytes: UnsafeRawBufferPointer, maximumLineLength: Int) -> Line {
         bytes.count > maximumLineLength + 1 ? .tooLarge : .line(bytes)

@@ -14,9 +14,10 @@ extension ReplaySession {
     /// pairs), so each worker decodes and applies only the lines of the engines of its shard,
     /// to a session of its own (``ReplayShard``); the sessions are merged at the end. The
     /// recording is framed once, in blocks of `blockSize` bytes: each worker frames a part of
-    /// the block (``FramedLines``), then replays its shard's lines of all the parts. The status, clock, line count and rejections come out as a sequential
-    /// replay's. No decoded event crosses from one core to the other: storing them for the
-    /// other core to apply, as the replay did before, left it waiting on memory.
+    /// the block (``FramedLines``), then replays its shard's lines of all the parts. The
+    /// status, clock, line count and rejections come out as a sequential replay's. No decoded
+    /// event crosses from one core to the other: storing them for the other core to apply, as
+    /// the replay did before, left it waiting on memory.
     ///
     /// `perform(n, body)` runs `body(0..<n)` concurrently and returns when all are done
     /// (`DispatchQueue.concurrentPerform`; the core starts no threads itself). Falls back to

@@ -1,4 +1,4 @@
-/// One worker's part of a parallel replay (``ReplaySession/feedAll(_:workers:parallelFrom:perform:)``):
+/// One worker's part of a parallel replay (``ReplaySession/feedAll(_:workers:parallelFrom:blockSize:perform:)``):
 /// it replays the lines of the engines of its shard, block by block, as ``FramedLines`` found
 /// them.
 ///
