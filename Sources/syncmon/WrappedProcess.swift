@@ -273,29 +273,3 @@ private final class CallbackBox: @unchecked Sendable {
 /// Signals caught while a wrapped command runs, one bit per signal number, waiting to be
 /// forwarded (written by the signal handler, read by the process thread).
 private let pendingSignals = Atomic<UInt64>(0)
-
-/// Runs blocking work on a thread of its own.
-enum DedicatedThread {
-    /// The work, handed to the new thread.
-    private final class Work: @unchecked Sendable {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        let work = Unmanaged.passRetained(Work(body)).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, work)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            // No thread to be had: do the work here rather than never.
-            Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
-        }
-    }
-}

@@ -64,6 +64,37 @@ struct BadInputTests {
         }
     }
 
+    @Test("a large write is taken in whole: every line counted, bad ones rejected, seq order kept")
+    func largeWrite() async throws {
+        try await withDaemon { daemon, _ in
+            // 1.5 MB in one write: the daemon reads it in large chunks, each decoded on two
+            // cores. Every 1,000th line repeats the seq before it, a duplicate only when the
+            // lines are applied in order; every 1,000th from the 500th is garbage.
+            var text = ""
+            var sequence = 0
+            for index in 0..<10_000 {
+                if index % 1_000 == 500 {
+                    text += "this is not json\n"
+                    continue
+                }
+                let seq = index % 1_000 == 999 ? sequence - 1 : sequence
+                if seq == sequence { sequence += 1 }
+                text += #"{"v":1,"engine":"bulk","seq":\#(seq),"type":"fetchedRecordZoneChanges","zone":"z","modifications":1,"deletions":0}"# + "\n"
+            }
+            let connection = try daemon.connect()
+            try connection.write(text)
+            connection.close()
+            let counted = await Polling.until(timeout: .seconds(10), interval: .milliseconds(25)) {
+                (try? daemon.metrics().value("syncmon_events_received_total", ["transport": "push"])) == 10_000
+            }
+            #expect(counted)
+            let metrics = try daemon.metrics()
+            #expect(metrics.value("syncmon_events_rejected_total", ["reason": "malformed"]) == 10)
+            // 10,000 lines, less 10 garbage and 10 duplicates.
+            #expect(metrics.value("syncmon_records_fetched_total", ["engine": "bulk", "change": "modification"]) == 9_980)
+        }
+    }
+
     @Test("a line exactly at the 64 KiB limit is accepted; one byte more is too large")
     func lineLimit() async throws {
         try await withDaemon { daemon, _ in

@@ -28,6 +28,12 @@ final class EventIngest: SourceIngest {
     // is used from one context at a time, and nothing here calls back into it while it writes.
     @exclusivity(unchecked) private var framer: LineFramer
     @exclusivity(unchecked) private var batch: IngestBatch
+    /// Whether large reads are split with ``DecodeHelper`` (a push connection's).
+    private let splitsLargeReads: Bool
+    /// The second half of the split reads, once there was one.
+    private var split: SplitBatch?
+    /// Reads split so far (tests).
+    private(set) var readsSplit = 0
     /// Non-blank lines applied since the last `takeDelivered()`.
     private var delivered = 0
     /// Non-blank lines (or adapter events) applied in all.
@@ -42,7 +48,8 @@ final class EventIngest: SourceIngest {
         clock: any ServiceClock,
         connection: UInt64? = nil,
         maximumLineLength: Int,
-        highestSequence: Int64? = nil
+        highestSequence: Int64? = nil,
+        splitsLargeReads: Bool = false
     ) {
         self.store = store
         self.reporter = reporter
@@ -53,12 +60,39 @@ final class EventIngest: SourceIngest {
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
         self.batch = IngestBatch(maximumLineLength: maximumLineLength)
         self.highestSequence = highestSequence
+        self.splitsLargeReads = splitsLargeReads
     }
 
     /// Frames a chunk of NDJSON and applies the lines it completes.
+    ///
+    /// A push connection's large read is decoded on two cores: the second half's whole lines
+    /// on ``DecodeHelper``'s thread while this one decodes the first half. The events are
+    /// applied here either way, the first half's then the second's, in the order of the lines.
     func feed(_ bytes: UnsafeRawBufferPointer) {
-        self.framer.feed(bytes) { self.batch.add($0) }
-        self.flush()
+        if self.splitsLargeReads, bytes.count >= DecodeHelper.minimumSplitRead, let parts = ReadParts(bytes) {
+            self.feed(parts)
+        } else {
+            self.framer.feed(bytes) { self.batch.add($0) }
+            self.flush()
+        }
+    }
+
+    /// Decodes and applies a read's head here while the helper decodes its middle (or decodes
+    /// the middle here too, when the helper does not take it), then applies the middle and
+    /// keeps the tail for the next read.
+    private func feed(_ parts: ReadParts) {
+        let split = self.split ?? SplitBatch(maximumLineLength: self.maximumLineLength)
+        self.split = split
+        self.readsSplit += 1
+        let helper = DecodeHelper.shared
+        let offered = helper.offer(parts.middle, into: split)
+        // The head ends at a line end, so the framer holds nothing after it, and the middle's
+        // lines are exactly those a framer would hand out.
+        self.framer.feed(parts.head) { self.batch.add($0) }
+        self.apply(&self.batch, asOneState: false)
+        if !offered || !helper.collect() { split.decode(parts.middle) }
+        self.apply(&split.batch, asOneState: false)
+        self.framer.feed(parts.tail) { self.batch.add($0) }
     }
 
     /// The stream ended: a last line without `\n` is still read (docs/protocol.md, "Framing").
@@ -93,16 +127,21 @@ final class EventIngest: SourceIngest {
         self.flush(asOneState: asOneState)
     }
 
-    /// Applies what was added.
+    /// Applies what was added: the batch, then the second half of a split read.
     func flush(asOneState: Bool) {
-        guard !self.batch.isEmpty else { return }
-        if let sequence = self.batch.highestSequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
-        self.delivered += self.batch.lines
-        self.total += self.batch.lines
+        self.apply(&self.batch, asOneState: asOneState)
+        if let split = self.split { self.apply(&split.batch, asOneState: asOneState) }
+    }
+
+    /// Applies a batch in one go and empties it.
+    private func apply(_ batch: inout IngestBatch, asOneState: Bool) {
+        guard !batch.isEmpty else { return }
+        if let sequence = batch.highestSequence, sequence > (self.highestSequence ?? .min) { self.highestSequence = sequence }
+        self.delivered += batch.lines
+        self.total += batch.lines
         let now = self.clock.wallTime()
-        let outcome = self.store.apply(
-            self.batch, transport: self.transport, connection: self.connection, peer: self.peer, asOneState: asOneState, now: now)
-        self.batch.removeAll()
+        let outcome = self.store.apply(batch, transport: self.transport, connection: self.connection, peer: self.peer, asOneState: asOneState, now: now)
+        batch.removeAll()
         self.reporter.report(outcome.changes)
         for forgotten in outcome.forgotten { self.reporter.reportForgotten(forgotten.key, allDatabases: forgotten.allDatabases, count: forgotten.count) }
         // Forbidden lines get their own entry below, naming the peer and the engine.

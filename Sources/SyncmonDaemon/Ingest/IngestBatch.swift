@@ -59,6 +59,15 @@ package struct IngestBatch: Sendable {
         }
     }
 
+    /// Decodes whole lines, each ending in `\n`, framed by the rule ``LineFramer`` frames by.
+    package mutating func addWholeLines(_ bytes: UnsafeRawBufferPointer) {
+        var start = 0
+        while let end = LineFramer.lineEnd(in: bytes, from: start) {
+            self.add(LineFramer.line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), maximumLineLength: self.decoder.maximumLineLength))
+            start = end + 1
+        }
+    }
+
     /// Adds an event an adapter decoded from a foreign tool's output.
     package mutating func add(_ event: Event) {
         self.lines += 1

@@ -16,7 +16,8 @@ import SyncmonSystemd
 /// The push transport (docs/protocol.md#transports): a Unix stream socket engines connect to and write lines on.
 ///
 /// Each connection frames and decodes on its own event loop and applies a whole read's worth
-/// of events under the store's lock at once. A bad line is counted and logged (rate-limited),
+/// of events under the store's lock at once; a large read is decoded on two cores
+/// (``DecodeHelper``), and still applied in the order of its lines. A bad line is counted and logged (rate-limited),
 /// never a reason to close the connection. A connection closing without `engineStopped` marks
 /// the engines that started on it as down.
 package struct PushIngestService: Service {
@@ -161,7 +162,8 @@ final class IngestHandler: ChannelInboundHandler {
             transport: .push,
             clock: clock,
             connection: connection,
-            maximumLineLength: maximumLineLength
+            maximumLineLength: maximumLineLength,
+            splitsLargeReads: true
         )
     }
 
