@@ -126,7 +126,9 @@ struct SplitReadTests {
         }
     }
 
-    @Test("a read without a line end after its middle but its last is not cut", arguments: ["abcdefghij\n", "a\nbb\nccc\ndddd\neeeee", "a\nbcdefghijklmnop", "no line end"])
+    @Test(
+        "a read without a line end after its middle but its last is not cut",
+        arguments: ["abcdefghij\n", "a\nbb\nccc\ndddd\neeeee", "a\nbcdefghijklmnop", "no line end"])
     func uncut(read: String) {
         Array(read.utf8).withUnsafeBytes { #expect(ReadParts($0) == nil) }
     }
