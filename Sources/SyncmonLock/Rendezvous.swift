@@ -28,22 +28,23 @@ public final class Rendezvous<Value>: @unchecked Sendable {
         self.mutex.deallocate()
     }
 
-    /// Changes the value under the mutex, then wakes every thread waiting on it.
-    public func update<Result>(_ body: (inout Value) -> Result) -> Result {
+    /// Changes the value under the mutex, then wakes every thread waiting on it unless the
+    /// change is one no waiter waits for (`waking: false` spares the waiters a wakeup).
+    public func update<Result>(waking: Bool = true, _ body: (inout Value) -> Result) -> Result {
         pthread_mutex_lock(self.mutex)
         let result = body(&self.value)
         pthread_mutex_unlock(self.mutex)
-        pthread_cond_broadcast(self.condition)
+        if waking { pthread_cond_broadcast(self.condition) }
         return result
     }
 
-    /// Sleeps until `ready` holds for the value, then changes it as ``update(_:)`` does.
-    public func wait<Result>(until ready: (Value) -> Bool, then body: (inout Value) -> Result) -> Result {
+    /// Sleeps until `ready` holds for the value, then changes it as ``update(waking:_:)`` does.
+    public func wait<Result>(until ready: (Value) -> Bool, waking: Bool = true, then body: (inout Value) -> Result) -> Result {
         pthread_mutex_lock(self.mutex)
         while !ready(self.value) { pthread_cond_wait(self.condition, self.mutex) }
         let result = body(&self.value)
         pthread_mutex_unlock(self.mutex)
-        pthread_cond_broadcast(self.condition)
+        if waking { pthread_cond_broadcast(self.condition) }
         return result
     }
 }

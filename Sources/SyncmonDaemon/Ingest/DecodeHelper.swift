@@ -64,7 +64,8 @@ final class DecodeHelper: Sendable {
             case .taken: false
             }
         }
-        return self.stage.wait(until: ready) { stage in
+        // Back to idle wakes nobody: only the helper waits, and only for an offer.
+        return self.stage.wait(until: ready, waking: false) { stage in
             defer { stage = .idle }
             if case .done = stage { return true }
             return false
@@ -83,7 +84,8 @@ final class DecodeHelper: Sendable {
     private func run() {
         let isOffered: (Stage) -> Bool = { if case .offered = $0 { true } else { false } }
         while true {
-            let job: Job? = self.stage.wait(until: isOffered) { stage in
+            // Taking an offer wakes nobody: its offerer waits only for it to be done.
+            let job: Job? = self.stage.wait(until: isOffered, waking: false) { stage in
                 guard case .offered(let job) = stage else { return nil }
                 stage = .taken
                 return job
