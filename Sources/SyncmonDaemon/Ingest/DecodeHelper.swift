@@ -77,7 +77,7 @@ final class DecodeHelper: Sendable {
     private func startOnce() {
         guard !self.started.load(ordering: .relaxed), self.started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
         else { return }
-        _ = DedicatedThread.spawn { self.run() }
+        _ = DedicatedThread.spawn(named: "syncmon-decode") { self.run() }
     }
 
     /// The helper's thread: takes each offer, decodes it, says it is done.
