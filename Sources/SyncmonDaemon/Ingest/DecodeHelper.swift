@@ -16,9 +16,10 @@ import SyncmonLock
 final class DecodeHelper: Sendable {
     static let shared = DecodeHelper()
 
-    /// The smallest read that is split. Waking the helper's thread takes some tens of
-    /// microseconds, the time of a hundred lines or so: a smaller read is decoded on the
-    /// loop alone, as an engine's few lines at a time always are.
+    /// The smallest read that is split (about 160 benchmark lines). Waking the helper's
+    /// thread costs a system call and the time until it is scheduled, which a few lines would
+    /// not repay: a smaller read is decoded on the loop alone, as an engine's few lines at a
+    /// time always are.
     static let minimumSplitRead = 32 * 1024
 
     /// Lines offered to the helper, and the batch they are decoded into.

@@ -17,9 +17,9 @@ import SyncmonSystemd
 ///
 /// Each connection frames and decodes on its own event loop and applies a whole read's worth
 /// of events under the store's lock at once; a large read is decoded on two cores
-/// (``DecodeHelper``), and still applied in the order of its lines. A bad line is counted and logged (rate-limited),
-/// never a reason to close the connection. A connection closing without `engineStopped` marks
-/// the engines that started on it as down.
+/// (``DecodeHelper``), and still applied in the order of its lines. A bad line is counted and
+/// logged (rate-limited), never a reason to close the connection. A connection closing without
+/// `engineStopped` marks the engines that started on it as down.
 package struct PushIngestService: Service {
     let path: String
     let store: MonitorStore
