@@ -348,6 +348,15 @@ public struct Monitor: Sendable {
         onlyIfDue: Bool,
         into changes: inout [StatusChange]
     ) -> Timestamp {
+        // A pair not due a look (the look before every event, mostly) holds its verdict: its
+        // deadline is all there is to read, without the thresholds' lookup and the look.
+        if onlyIfDue {
+            let deadline = self.pairs.values[index].currentDeadline()
+            if now < deadline {
+                self.nextLook = min(self.nextLook, deadline)
+                return deadline
+            }
+        }
         // In place through one mutating call: reading anything off the pair (even one field
         // through `values[index]`) would copy it, and retain all of its storage, every event.
         let thresholds = self.configuration.thresholds(for: key.engine)
