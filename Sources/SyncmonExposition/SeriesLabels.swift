@@ -44,8 +44,13 @@ public struct SeriesLabels {
     }
 
     /// Calls `body` with each closed series' labels, in order; they are valid during the call only.
-    public func withSeries<Result>(_ body: (UnsafeBufferPointer<SeriesLabel>) -> Result) -> Result {
-        self.bytes.withUnsafeBytes { raw in
+    ///
+    /// Mutating only to pad the buffer meanwhile with readable bytes past the last series, for
+    /// the writer's block copies (`ByteCursor.putBlocks`).
+    public mutating func withSeries<Result>(_ body: (UnsafeBufferPointer<SeriesLabel>) -> Result) -> Result {
+        self.bytes.append(contentsOf: repeatElement(0, count: ByteCursor.blockSlack))
+        defer { self.bytes.removeLast(ByteCursor.blockSlack) }
+        return self.bytes.withUnsafeBytes { raw in
             var series: [SeriesLabel] = []
             series.reserveCapacity(self.ends.count)
             var start = 0

@@ -76,7 +76,10 @@ public final class SeriesLines: @unchecked Sendable {
             }
         }
         self.head = Self.copy(name + [UInt8(ascii: "{")])
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(tails.reduce(0) { $0 + $1.count }, 1), alignment: 16)
+        // Padded: the writer copies the tails in 16-byte blocks (`ByteCursor.putBlocks`).
+        let tailTotal = tails.reduce(0) { $0 + $1.count }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: tailTotal + ByteCursor.blockSlack, alignment: 16)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
         let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: tails.count + 1)
         var offset = 0
         for (index, tail) in tails.enumerated() {
@@ -103,10 +106,11 @@ public final class SeriesLines: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: self.tailBytes.baseAddress! + start, count: self.tailStarts[index + 1] - start)
     }
 
-    /// `bytes` in memory of their own.
+    /// `bytes` in memory of their own, padded for `ByteCursor.putBlocks`.
     private static func copy(_ bytes: [UInt8]) -> UnsafeRawBufferPointer {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
-        bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
-        return UnsafeRawBufferPointer(copy)
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count + ByteCursor.blockSlack, alignment: 16)
+        copy.initializeMemory(as: UInt8.self, repeating: 0)
+        bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: copy[..<bytes.count]).copyMemory(from: $0) }
+        return UnsafeRawBufferPointer(rebasing: copy[..<bytes.count])
     }
 }

@@ -146,4 +146,68 @@ struct SeriesLinesTests {
         }
         #expect(result.fast == result.slow)
     }
+
+    /// Series whose labels are 1 to 48 bytes of engine name: every length a 16-byte block copy
+    /// can end at, and lines that fill a small piece to a different byte each time.
+    static let lengths: [(engine: String, database: String)] = (1...48).map { (String(repeating: "e", count: $0), "private") }
+
+    @Test(
+        "block copies write exactly the lines, whatever the labels' length, streamed or not",
+        arguments: [nil, 256, 4_096] as [Int?])
+    func blockCopies(pieceSize: Int?) {
+        let states = SeriesLines(Self.states, extras: Self.phases)
+        let histogram = HistogramLines(Self.histogram)
+        let counter = SeriesLines(Self.counter)
+        let counts: [UInt64] = [1, 2, 0, 4]
+        func writeAll(_ writer: inout ExpositionWriter, fast: Bool) {
+            var labels = SeriesLabels(reservingSeries: Self.lengths.count)
+            for pair in Self.lengths {
+                Array(pair.engine.utf8).withUnsafeBytes { labels.label("engine", $0) }
+                Array(pair.database.utf8).withUnsafeBytes { labels.label("database", $0) }
+                labels.endSeries()
+            }
+            labels.withSeries { series in
+                writer.family(Self.states)
+                for (index, pair) in Self.lengths.enumerated() {
+                    for phase in 0..<3 {
+                        if fast {
+                            writer.stateSet(states, labels: series[index], group: phase, active: index % 3)
+                        } else {
+                            let labels = LabelSet(["engine": pair.engine, "database": pair.database])
+                            writer.stateSet(Self.states, labels: labels, extra: Self.phases[phase], active: index % 3)
+                        }
+                    }
+                }
+                writer.family(Self.histogram)
+                for (index, pair) in Self.lengths.enumerated() {
+                    if fast {
+                        counts.withUnsafeBufferPointer { writer.histogram(histogram, labels: series[index], bucketCounts: $0, sum: 7.5) }
+                    } else {
+                        writer.histogram(Self.histogram, labels: LabelSet(["engine": pair.engine, "database": pair.database]), bucketCounts: counts, sum: 7.5)
+                    }
+                }
+                writer.family(Self.counter)
+                for (index, pair) in Self.lengths.enumerated() {
+                    if fast {
+                        writer.sample(counter, labels: series[index], value: UInt64(index))
+                    } else {
+                        writer.sample(Self.counter, labels: LabelSet(["engine": pair.engine, "database": pair.database]), value: UInt64(index))
+                    }
+                }
+            }
+        }
+        func exposition(fast: Bool) -> String {
+            guard let pieceSize else {
+                return render(.prometheusText) { writeAll(&$0, fast: fast) }
+            }
+            var streamed: [UInt8] = []
+            var writer = ExpositionWriter(format: .prometheusText, pieceSize: pieceSize) { streamed += $0 }
+            writeAll(&writer, fast: fast)
+            _ = writer.finish()
+            return String(decoding: streamed, as: UTF8.self)
+        }
+        let slow = exposition(fast: false)
+        #expect(exposition(fast: true) == slow)
+        #expect(slow.contains(#"engine="\#(String(repeating: "e", count: 48))""#))
+    }
 }

@@ -84,6 +84,13 @@ public enum NetworkStatus: Int, CaseIterable, Hashable, Sendable, Codable, Custo
     /// Nothing heard yet.
     case unknown
 
+    /// The network as a pair shows it: the engine's own word, else the host's view
+    /// (docs/protocol.md, "Account and network").
+    @inline(__always)
+    static func seen(engine: NetworkStatus, host: NetworkStatus) -> NetworkStatus {
+        engine != .unknown ? engine : host
+    }
+
     /// The label and status JSON spelling.
     public var description: String {
         switch self {

@@ -95,7 +95,7 @@ public struct PairState: Sendable {
     /// The network as status, metrics and the stall detectors see it: the engine's own word,
     /// else the host's view (docs/protocol.md, "Account and network").
     public var network: NetworkStatus {
-        self.engineNetwork != .unknown ? self.engineNetwork : self.hostNetwork
+        NetworkStatus.seen(engine: self.engineNetwork, host: self.hostNetwork)
     }
 
     // Inlinable so that reading one field through it (as /metrics does for every pair and

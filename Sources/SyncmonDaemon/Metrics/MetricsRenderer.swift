@@ -287,7 +287,7 @@ package struct MetricsRenderer: Sendable {
         writer.family(Families.account)
         for index in pairs.indices { writer.stateSet(Lines.account, labels: labels[index], active: pairs[index].value.account.rawValue) }
         writer.family(Families.network)
-        for index in pairs.indices { writer.stateSet(Lines.network, labels: labels[index], active: pairs[index].value.network.rawValue) }
+        for index in pairs.indices { writer.stateSet(Lines.network, labels: labels[index], active: PairState.network(pairs[index].state).rawValue) }
         writer.family(Families.throttledUntil)
         for index in pairs.indices {
             writer.sample(Lines.throttledUntil, labels: labels[index], microseconds: pairs[index].value.throttledUntil?.microseconds ?? 0)
@@ -324,7 +324,7 @@ package struct MetricsRenderer: Sendable {
             }
         }
         writer.family(Families.up)
-        for index in pairs.indices { writer.sample(Lines.up, labels: labels[index], value: pairs[index].value.isUp(at: now) ? 1 : 0) }
+        for index in pairs.indices { writer.sample(Lines.up, labels: labels[index], value: PairState.isUp(pairs[index].state, at: now) ? 1 : 0) }
         writer.family(Families.lastEvent)
         for index in pairs.indices { writer.sample(Lines.lastEvent, labels: labels[index], microseconds: pairs[index].value.lastEvent.microseconds) }
     }

@@ -14,6 +14,9 @@ struct SortedPairs {
 
         var key: PairKey { unsafeAddress { self.keyAddress } }
         var value: PairState { unsafeAddress { self.valueAddress } }
+        /// Where the state is, for `PairState`'s forms that read it in place (a method called
+        /// on `value` copies the state first).
+        var state: UnsafePointer<PairState> { self.valueAddress }
     }
 
     private let keys: UnsafeBufferPointer<PairKey>
