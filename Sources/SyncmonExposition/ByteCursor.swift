@@ -107,14 +107,22 @@ struct ByteCursor {
             digits += 1
             limit &*= 10
         }
+        self.putDigits(value, count: digits)
+    }
+
+    /// Writes the last `count` decimal digits of `value`, leading zeros kept (`count` ≥ 1).
+    /// From the right, dividing by the constant 10 only: the compiler turns that into a
+    /// multiplication, where a division by a running power of ten is a `div` per digit.
+    @inline(__always)
+    mutating func putDigits(_ value: UInt64, count: Int) {
         var remaining = value
-        var index = digits
+        var index = count
         repeat {
             let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
             index -= 1
             self.position[index] = UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0")
             remaining = quotient
         } while index > 0
-        self.position += digits
+        self.position += count
     }
 }

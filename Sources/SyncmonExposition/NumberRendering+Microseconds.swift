@@ -28,11 +28,6 @@ extension NumberRendering {
             digits -= 1
         }
         // The fraction's digits, leading zeros kept: `.000123`.
-        var divisor: UInt64 = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            cursor.put(UInt8(truncatingIfNeeded: remaining / divisor % 10) &+ UInt8(ascii: "0"))
-            divisor /= 10
-        }
+        cursor.putDigits(remaining, count: digits)
     }
 }
