@@ -68,8 +68,9 @@ struct ByteCursor {
     /// Copies `source` in whole 16-byte blocks: reads and writes up to ``blockSlack`` - 1 bytes
     /// past the end, which the next piece of the line overwrites, or which lie past the line in
     /// the slack the caller's room leaves. A line's head, labels and tail (15, 40 and 25 bytes
-    /// or so) go in one to three blocks each, without the loop, overlapping copy and length
-    /// checks of ``put(_:)-(UnsafeRawBufferPointer)``, which took a third of the render.
+    /// or so) go in one to three blocks each, without the overlapping last copy and length
+    /// checks of ``put(_:)-(UnsafeRawBufferPointer)``: a state-set line took about 110
+    /// instructions through that, 80 through this (docs/performance.md, fifth pass).
     ///
     /// Only for sources padded with ``blockSlack`` readable bytes (``SeriesLines``' heads and
     /// tails, ``SeriesLabels``' labels).
