@@ -189,6 +189,27 @@ struct MetricsRendererTests {
         #expect(metrics.value("syncmon_errors_total", ["engine": "notes", "phase": "export", "class": "conflict", "code": "serverRecordChanged"]) == 1)
     }
 
+    @Test(
+        "each phase's last start and last success are its own tracker's",
+        arguments: ["syncmon_phase_last_start_timestamp_seconds", "syncmon_phase_last_success_timestamp_seconds"])
+    func phaseTimes(family: String) throws {
+        let time: KeyPath<PhaseTracker, Timestamp?> = family.contains("start") ? \.lastStart : \.lastSuccess
+        let metrics = try self.metrics
+        let monitor = Self.monitor()
+        var phasesWithTimes = Set<Phase>()
+        for position in monitor.pairs.indices {
+            let (key, state) = monitor.pairs[position]
+            for phase in Phase.allCases {
+                let labels = ["engine": key.engine.description, "database": key.database.description, "phase": phase.description]
+                let expected = state[phase][keyPath: time].map { Double($0.microseconds) / 1_000_000 }
+                #expect(metrics.value(family, labels) == expected, "\(key) \(phase)")
+                if expected != nil { phasesWithTimes.insert(phase) }
+            }
+        }
+        // The monitor gives more than one phase a time, so a phase read for another would show.
+        #expect(phasesWithTimes.count >= 2, "\(phasesWithTimes)")
+    }
+
     @Test("counters and gauges carry the events' numbers")
     func values() throws {
         let metrics = try self.metrics

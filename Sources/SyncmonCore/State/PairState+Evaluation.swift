@@ -231,6 +231,25 @@ extension PairState {
         state.pointee.isUp(at: now)
     }
 
+    /// ``lastStart(of:)`` of the pair at `state`: the trackers' packed words read in place,
+    /// where the computed `lastStart` copied the tracker (346 bytes) for every pair and phase.
+    public static func lastStart(_ state: UnsafePointer<PairState>, of phase: Phase) -> Timestamp? {
+        switch phase {
+        case .setup: state.pointee.setup.words[time: PhaseTracker.lastStartSlot]
+        case .import: state.pointee.importPhase.words[time: PhaseTracker.lastStartSlot]
+        case .export: state.pointee.exportPhase.words[time: PhaseTracker.lastStartSlot]
+        }
+    }
+
+    /// ``lastSuccess(of:)`` of the pair at `state`, read in place as ``lastStart(_:of:)``.
+    public static func lastSuccess(_ state: UnsafePointer<PairState>, of phase: Phase) -> Timestamp? {
+        switch phase {
+        case .setup: state.pointee.setup.words[time: PhaseTracker.lastSuccessSlot]
+        case .import: state.pointee.importPhase.words[time: PhaseTracker.lastSuccessSlot]
+        case .export: state.pointee.exportPhase.words[time: PhaseTracker.lastSuccessSlot]
+        }
+    }
+
     /// ``network`` of the pair at `state`.
     public static func network(_ state: UnsafePointer<PairState>) -> NetworkStatus {
         // The fields, not `network`: reading the computed property copied the state here too.

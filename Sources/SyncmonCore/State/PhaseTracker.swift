@@ -22,7 +22,8 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     public private(set) var failing: OutstandingFailure? = nil
     /// The optional times and the container id below, packed (``OptionalWords``): a tracker
     /// is 352 bytes instead of 384.
-    private var words = OptionalWords()
+    /// Internal, not private: ``PairState/lastStart(_:of:)`` reads it where it is.
+    var words = OptionalWords()
     /// The latest cycle was ended by the engine's lines (`did…`), not by a `containerEvent`:
     /// an operation's end that arrives after it may be the same run (`endedInside`). Not
     /// persisted: a restart is between runs. Last, in the packed words' padding.
@@ -40,14 +41,17 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     }
     /// When the latest cycle started (`syncmon_phase_last_start_timestamp_seconds`).
     public private(set) var lastStart: Timestamp? {
-        get { self.words[time: 2] }
-        set { self.words[time: 2] = newValue }
+        get { self.words[time: Self.lastStartSlot] }
+        set { self.words[time: Self.lastStartSlot] = newValue }
     }
     /// When the latest successful cycle ended (`syncmon_phase_last_success_timestamp_seconds`).
     public private(set) var lastSuccess: Timestamp? {
-        get { self.words[time: 3] }
-        set { self.words[time: 3] = newValue }
+        get { self.words[time: Self.lastSuccessSlot] }
+        set { self.words[time: Self.lastSuccessSlot] = newValue }
     }
+    /// Where in ``words`` the two times above are.
+    static let lastStartSlot = 2
+    static let lastSuccessSlot = 3
 
     public init() {}
 

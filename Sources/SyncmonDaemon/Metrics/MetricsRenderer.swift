@@ -245,7 +245,7 @@ package struct MetricsRenderer: Sendable {
         writer.family(Families.lastStart)
         for index in pairs.indices {
             for phase in Phase.allCases {
-                if let time = pairs[index].value.lastStart(of: phase) {
+                if let time = PairState.lastStart(pairs[index].state, of: phase) {
                     writer.sample(Lines.lastStart, labels: labels[index], tail: phase.rawValue, microseconds: time.microseconds)
                 }
             }
@@ -253,7 +253,7 @@ package struct MetricsRenderer: Sendable {
         writer.family(Families.lastSuccess)
         for index in pairs.indices {
             for phase in Phase.allCases {
-                if let time = pairs[index].value.lastSuccess(of: phase) {
+                if let time = PairState.lastSuccess(pairs[index].state, of: phase) {
                     writer.sample(Lines.lastSuccess, labels: labels[index], tail: phase.rawValue, microseconds: time.microseconds)
                 }
             }
