@@ -231,22 +231,24 @@ extension PairState {
         state.pointee.isUp(at: now)
     }
 
-    /// ``lastStart(of:)`` of the pair at `state`: the trackers' packed words read in place,
-    /// where the computed `lastStart` copied the tracker (346 bytes) for every pair and phase.
+    /// When the latest cycle of `phase` started, for the pair at `state`.
     public static func lastStart(_ state: UnsafePointer<PairState>, of phase: Phase) -> Timestamp? {
-        switch phase {
-        case .setup: state.pointee.setup.words[time: PhaseTracker.lastStartSlot]
-        case .import: state.pointee.importPhase.words[time: PhaseTracker.lastStartSlot]
-        case .export: state.pointee.exportPhase.words[time: PhaseTracker.lastStartSlot]
-        }
+        Self.time(state, of: phase, slot: PhaseTracker.lastStartSlot)
     }
 
-    /// ``lastSuccess(of:)`` of the pair at `state`, read in place as ``lastStart(_:of:)``.
+    /// When the latest successful cycle of `phase` ended, for the pair at `state`.
     public static func lastSuccess(_ state: UnsafePointer<PairState>, of phase: Phase) -> Timestamp? {
+        Self.time(state, of: phase, slot: PhaseTracker.lastSuccessSlot)
+    }
+
+    /// A tracker's time read from its packed words in place: its computed `lastStart` and
+    /// `lastSuccess`, read through the pointer, copied the trackers (346 bytes each).
+    @inline(__always)
+    private static func time(_ state: UnsafePointer<PairState>, of phase: Phase, slot: Int) -> Timestamp? {
         switch phase {
-        case .setup: state.pointee.setup.words[time: PhaseTracker.lastSuccessSlot]
-        case .import: state.pointee.importPhase.words[time: PhaseTracker.lastSuccessSlot]
-        case .export: state.pointee.exportPhase.words[time: PhaseTracker.lastSuccessSlot]
+        case .setup: state.pointee.setup.words[time: slot]
+        case .import: state.pointee.importPhase.words[time: slot]
+        case .export: state.pointee.exportPhase.words[time: slot]
         }
     }
 

@@ -123,16 +123,6 @@ public struct PairState: Sendable {
         }
     }
 
-    /// When the latest cycle of `phase` started.
-    @inlinable
-    public func lastStart(of phase: Phase) -> Timestamp? {
-        switch phase {
-        case .setup: self.setup.lastStart
-        case .import: self.importPhase.lastStart
-        case .export: self.exportPhase.lastStart
-        }
-    }
-
     /// When the latest successful cycle of `phase` ended.
     @inlinable
     public func lastSuccess(of phase: Phase) -> Timestamp? {

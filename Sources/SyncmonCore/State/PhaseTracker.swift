@@ -22,7 +22,7 @@ public struct PhaseTracker: Equatable, Sendable, Codable {
     public private(set) var failing: OutstandingFailure? = nil
     /// The optional times and the container id below, packed (``OptionalWords``): a tracker
     /// is 352 bytes instead of 384.
-    /// Internal, not private: ``PairState/lastStart(_:of:)`` reads it where it is.
+    /// Internal, not private: `PairState.lastStart(_:of:)` and `lastSuccess(_:of:)` read it in place.
     var words = OptionalWords()
     /// The latest cycle was ended by the engine's lines (`did…`), not by a `containerEvent`:
     /// an operation's end that arrives after it may be the same run (`endedInside`). Not

@@ -127,10 +127,9 @@ final class EventIngest: SourceIngest {
         self.flush(asOneState: asOneState)
     }
 
-    /// Applies what was added: the batch, then the second half of a split read.
+    /// Applies what was added. (A split read's second half is applied within its read.)
     func flush(asOneState: Bool) {
         self.apply(&self.batch, asOneState: asOneState)
-        if let split = self.split { self.apply(&split.batch, asOneState: asOneState) }
     }
 
     /// Applies a batch in one go and empties it.
