@@ -250,7 +250,10 @@ struct Benchmark {
                 Self.row(
                     "/metrics render, \(Self.grouped(Double(monitor.pairs.count))) pairs",
                     "\(Self.fixed(milliseconds, 2)) ms, \(Self.grouped(Double(size) / 1024)) KiB", "≤ \(Int(target)) ms", milliseconds <= target))
-            if pairs == 10_000 { Self.printPairMemory(monitor) }
+            if pairs == 10_000 {
+                Self.printPairMemory(monitor)
+                Self.printStateSave(monitor)
+            }
         }
     }
 
