@@ -1,3 +1,5 @@
+import SyncmonCore
+
 /// Encodes an `Encodable` value as JSON bytes written straight into one buffer, as the value's
 /// `encode(to:)` calls come: `state.json`'s encoder (docs/performance.md).
 ///
@@ -150,35 +152,9 @@ public final class StreamingJSONEncoder: Encoder {
         self.bytes.append(contentsOf: text.utf8)
     }
 
-    /// A string with its quotes, escaped as JSON requires: the quote, the backslash and the
-    /// control characters.
+    /// A string with its quotes, escaped as `JSONEncoder` escapes it (``JSONText/appendQuoted(_:to:)``).
     func string(_ value: String) {
-        self.bytes.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { utf8 in
-            var plainStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
-                self.escape(byte)
-                plainStart = index + 1
-            }
-            self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart...]))
-        }
-        self.bytes.append(UInt8(ascii: "\""))
-    }
-
-    private func escape(_ byte: UInt8) {
-        self.bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): self.bytes.append(byte)
-        case 0x0A: self.bytes.append(UInt8(ascii: "n"))
-        case 0x0D: self.bytes.append(UInt8(ascii: "r"))
-        case 0x09: self.bytes.append(UInt8(ascii: "t"))
-        default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            self.bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-        }
+        value.withUTF8 { JSONText.appendQuoted(UnsafeRawBufferPointer($0), to: &self.bytes) }
     }
 }

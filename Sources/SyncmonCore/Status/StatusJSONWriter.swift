@@ -89,29 +89,9 @@ struct StatusJSONWriter {
         text.withUTF8 { self.string(UnsafeRawBufferPointer($0)) }
     }
 
-    /// A string's UTF-8 bytes, escaped as the encoder escapes them: quote, backslash and the
-    /// control characters (`\b`, `\f`, `\n`, `\r`, `\t`, else `\u00XX`); nothing else, not even `/`.
+    /// A string's UTF-8 bytes, escaped as the encoder escapes them (``JSONText/appendQuoted(_:to:)``).
     mutating func string(_ utf8: UnsafeRawBufferPointer) {
-        self.bytes.append(UInt8(ascii: "\""))
-        var plainFrom = 0
-        for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            self.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[plainFrom..<index]))
-            plainFrom = index + 1
-            self.bytes.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): self.bytes.append(byte)
-            case 0x08: self.bytes.append(UInt8(ascii: "b"))
-            case 0x0C: self.bytes.append(UInt8(ascii: "f"))
-            case 0x0A: self.bytes.append(UInt8(ascii: "n"))
-            case 0x0D: self.bytes.append(UInt8(ascii: "r"))
-            case 0x09: self.bytes.append(UInt8(ascii: "t"))
-            default:
-                let hex = Array("0123456789abcdef".utf8)
-                self.bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            }
-        }
-        self.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[plainFrom...]))
-        self.bytes.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(utf8, to: &self.bytes)
     }
 
     mutating func name(_ name: InlineName) {
