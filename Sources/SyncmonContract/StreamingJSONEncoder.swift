@@ -26,7 +26,7 @@ public final class StreamingJSONEncoder: Encoder {
     // run time at every write, a sixth of a save's CPU. The encoder is used from one thread,
     // and nothing it calls back into writes them while it does.
     /// The bytes written so far.
-    @exclusivity(unchecked) public internal(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) var bytes: [UInt8] = []
     /// The objects and arrays still open, innermost last.
     @exclusivity(unchecked) private var open: [OpenContainer] = []
 
@@ -43,10 +43,7 @@ public final class StreamingJSONEncoder: Encoder {
 
     /// Encodes `value` alone: the buffer is emptied first (its capacity kept).
     public func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
-        self.bytes.removeAll(keepingCapacity: true)
-        self.open.removeAll(keepingCapacity: true)
-        try self.write(value)
-        return self.bytes
+        try self.withEncoded(value) { Array($0) }
     }
 
     /// Calls `body` with the bytes of `value`, without copying them out of the buffer.
@@ -154,7 +151,6 @@ public final class StreamingJSONEncoder: Encoder {
 
     /// A string with its quotes, escaped as `JSONEncoder` escapes it (``JSONText/appendQuoted(_:to:)``).
     func string(_ value: String) {
-        var value = value
-        value.withUTF8 { JSONText.appendQuoted(UnsafeRawBufferPointer($0), to: &self.bytes) }
+        JSONText.appendQuoted(value, to: &self.bytes)
     }
 }

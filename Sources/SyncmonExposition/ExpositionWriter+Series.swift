@@ -16,9 +16,6 @@ extension ExpositionWriter {
         cursor.putBlocks(lines.tail(tail))
     }
 
-    /// What the last block copy of a call may write past its lines.
-    private static var slack: Int { ByteCursor.blockSlack }
-
     /// Debug check that `lines` belong to the open family.
     @inline(__always)
     private func assertLines(_ lines: SeriesLines) {
@@ -50,7 +47,7 @@ extension ExpositionWriter {
     @inline(__always)
     private mutating func sample(_ lines: SeriesLines, _ labels: SeriesLabel, _ tail: Int, _ value: LineValue) {
         self.assertLines(lines)
-        self.withRoom(lines.longestFixedPart + labels.bytes.count + Self.valueRoom + Self.slack) { cursor in
+        self.withRoom(lines.longestFixedPart + labels.bytes.count + Self.valueRoom + ByteCursor.blockSlack) { cursor in
             Self.putStart(lines, labels, tail, to: &cursor)
             value.put(to: &cursor)
             cursor.put(UInt8(ascii: "\n"))
@@ -90,7 +87,7 @@ extension ExpositionWriter {
         self.assertLines(lines)
         let states = lines.lastsPerGroup
         precondition(active >= 0 && active < states, "state \(active) out of range for \(lines.familyName)")
-        self.withRoom(states * (lines.longestFixedPart + labels.bytes.count + 2) + Self.slack) { cursor in
+        self.withRoom(states * (lines.longestFixedPart + labels.bytes.count + 2) + ByteCursor.blockSlack) { cursor in
             let first = group * states
             for state in 0..<states {
                 Self.putStart(lines, labels, first + state, to: &cursor)
@@ -106,7 +103,7 @@ extension ExpositionWriter {
         self.assertLines(lines)
         let states = lines.lastsPerGroup
         assert(states == 64 || activeMask >> UInt64(states) == 0, "mask has bits beyond the states of \(lines.familyName)")
-        self.withRoom(states * (lines.longestFixedPart + labels.bytes.count + 2) + Self.slack) { cursor in
+        self.withRoom(states * (lines.longestFixedPart + labels.bytes.count + 2) + ByteCursor.blockSlack) { cursor in
             let first = group * states
             for state in 0..<states {
                 Self.putStart(lines, labels, first + state, to: &cursor)
@@ -123,7 +120,7 @@ extension ExpositionWriter {
         let buckets = lines.buckets.lastsPerGroup
         precondition(bucketCounts.count == buckets, "\(lines.buckets.familyName) needs \(buckets) bucket counts, got \(bucketCounts.count)")
         let perLine = lines.longestFixedPart + labels.bytes.count + Self.valueRoom
-        self.withRoom((buckets + 2) * perLine + Self.slack) { cursor in
+        self.withRoom((buckets + 2) * perLine + ByteCursor.blockSlack) { cursor in
             var cumulative: UInt64 = 0
             let first = group * buckets
             for bucket in 0..<buckets {

@@ -20,9 +20,14 @@ public enum JSONText {
     /// `text` as a JSON string literal.
     public static func quoted(_ text: String) -> String {
         var bytes: [UInt8] = []
+        Self.appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal, by its UTF-8 bytes (below).
+    public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { Self.appendQuoted(UnsafeRawBufferPointer($0), to: &bytes) }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends UTF-8 text as a JSON string literal, escaped as `JSONEncoder` escapes it: the

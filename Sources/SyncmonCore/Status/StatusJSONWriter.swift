@@ -85,8 +85,7 @@ struct StatusJSONWriter {
     // MARK: Values
 
     mutating func string(_ text: String) {
-        var text = text
-        text.withUTF8 { self.string(UnsafeRawBufferPointer($0)) }
+        JSONText.appendQuoted(text, to: &self.bytes)
     }
 
     /// A string's UTF-8 bytes, escaped as the encoder escapes them (``JSONText/appendQuoted(_:to:)``).
