@@ -92,6 +92,36 @@ struct HistoryDaemonTests {
         #expect(await second.stop() == .exited(0))
     }
 
+    @Test("a backlog sent an hour late is judged at its own times: no stall between a start and its end")
+    func lateBacklog() async throws {
+        let directory = try TemporaryDirectory(prefix: "smlb")
+        defer { directory.remove() }
+        let daemon = try await DaemonProcess.start(in: directory.path)
+        // Five fetch-and-send cycles of a second each, an hour ago (a client's queue after a
+        // reconnect): judged when they came, each start was an hour-long no_progress stall.
+        let hourAgo = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)).adding(.seconds(Int64(-3600)))
+        let types = ["willFetchChanges", "didFetchChanges", "willSendChanges", "didSendChanges"]
+        let lines = (0..<20).map { index in
+            let time = RFC3339.format(hourAgo.adding(.seconds(Int64(index))))
+            return #"{"v":1,"engine":"notes","database":"private","time":"\#(time)","type":"\#(types[index % 4])","reason":"scheduled"}"#
+        }
+        // A line a read, each taken in before the next is written: the looks at the daemon's
+        // time fall between the backlog's pieces, as they do when a client's queue goes out.
+        let connection = try daemon.connect()
+        for (index, line) in lines.enumerated() {
+            try connection.write(lines: [line])
+            let received = await Polling.until { (try? daemon.metrics().value("syncmon_events_received_total", ["transport": "push"])) == Double(index + 1) }
+            #expect(received, "line \(index + 1) not taken in")
+        }
+        connection.close()
+        let (settled, rows) = await daemon.waitForStatus { $0["notes/private"]?["summary"] as? String == "succeeded" }
+        #expect(settled, "\(rows)")
+        // The looks at the daemon's time follow the backlog; none of them finds a stall either.
+        let quiet = await Polling.holds(for: .seconds(2)) { (try? Self.moves(Self.history(daemon))) == ["new → in_progress"] }
+        #expect(quiet, "\((try? Self.moves(Self.history(daemon))) ?? [])")
+        #expect(await daemon.stop() == .exited(0))
+    }
+
     @Test("an unreachable daemon is exit 3 with the reason on stderr")
     func unreachable() async throws {
         let port = try FreePort.next()

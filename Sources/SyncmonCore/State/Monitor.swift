@@ -80,7 +80,9 @@ public struct Monitor: Sendable {
     /// With `now`, the pair is looked at just before the event as well as after it, and what
     /// the event did to its verdict is appended to `changes`, so that a verdict that held only
     /// for a moment is still reported: a stall that fired since the last tick and that this
-    /// event clears, or a failure that a later event of the same batch ends. Without `now`
+    /// event clears, or a failure that a later event of the same batch ends. Both looks judge
+    /// the pair at the event's time when it came late (``PairState/judgingTime(ofEventAt:receivedAt:)``),
+    /// never after `now`; the history takes a change at `now`. Without `now`
     /// the pair is only marked due a look (replay evaluates at the end, a batch applied as one
     /// state after the batch).
     ///
@@ -108,10 +110,15 @@ public struct Monitor: Sendable {
         if event.type == .forget { return .forgotten(self.forget(scopeOf: &event)) }
         let key = event.pair
         var index = self.pairs.index(forKey: key)
+        // When the looks judge the pair: the event's time for a new pair or a late backlog.
+        var judged = now.map { min($0, time) }
         if let existing = index {
             // One lookup for the look before, the event and the look after: nothing is inserted.
             // Mutated in place through the index: reading the state out first would copy it.
-            if let now { self.changes(ofPairAt: existing, key: key, at: now, onlyIfDue: true, into: &changes) }
+            if let now {
+                judged = self.pairs.values[existing].judgingTime(ofEventAt: time, receivedAt: now)
+                self.changes(ofPairAt: existing, key: key, at: now, judgedAt: judged, onlyIfDue: true, into: &changes)
+            }
             guard self.pairs.values[existing].applyIfNew(&event, at: time, connection: connection) else {
                 self.duplicates += 1
                 return .duplicate
@@ -131,12 +138,12 @@ public struct Monitor: Sendable {
             index = now == nil ? nil : self.pairs.index(forKey: key)
         }
         self.accepted += 1
-        guard let now, let index else {
+        guard let now, let judged, let index else {
             // Not looked at here: the pair's verdict is due a look.
             self.nextLook = .distantPast
             return .applied
         }
-        self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes)
+        self.changes(ofPairAt: index, key: key, at: now, judgedAt: judged, onlyIfDue: false, into: &changes)
         return .applied
     }
 
@@ -334,20 +341,34 @@ public struct Monitor: Sendable {
         return changes
     }
 
+    /// How long after a late event (one judged before `now`) the pair waits for its next look
+    /// at the daemon's time: a backlog written in many pieces (a client's queue goes out 256
+    /// events a write) is read in many pieces, and a look at `now` between two of them would
+    /// judge the start of a cycle whose end is still on its way.
+    public static let lateLookDelay = TimeSpan.seconds(Int64(1))
+
     /// Appends a pair's changes since its last reported verdict: the first verdict, each
     /// stall raised or cleared, and each change of health. Summary moves that keep the health
     /// (a healthy engine going `in_progress` ↔ `succeeded` with every cycle) are appended only
     /// when `configuration.reportsCycles` asks for them. Each change of health (the first
     /// verdict included) goes into the pair's history here, the one place that decides it.
+    /// The pair is judged at `judged` (`now` when `nil`: see ``PairState/judgingTime(ofEventAt:receivedAt:)``);
+    /// a change of health goes into the history at `now`, when the daemon saw it.
     /// Returns until when the pair's verdict holds.
     @discardableResult
     private mutating func changes(
         ofPairAt index: Int,
         key: PairKey,
         at now: Timestamp,
+        judgedAt judged: Timestamp? = nil,
         onlyIfDue: Bool,
         into changes: inout [StatusChange]
     ) -> Timestamp {
+        let judged = judged ?? now
+        // A late event's looks are always taken: the pair's deadline is then the daemon's time
+        // of its next look (`lateLookDelay`), not a time its stated times can be held against.
+        let late = judged < now
+        let onlyIfDue = onlyIfDue && !late
         // A pair not due a look (the look before every event, mostly) holds its verdict: its
         // deadline is all there is to read, without the thresholds' lookup and the look.
         if onlyIfDue {
@@ -360,7 +381,8 @@ public struct Monitor: Sendable {
         // In place through one mutating call: reading anything off the pair (even one field
         // through `values[index]`) would copy it, and retain all of its storage, every event.
         let thresholds = self.configuration.thresholds(for: key.engine)
-        let look = self.pairs.values[index].look(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
+        let notBefore = late ? now.adding(Self.lateLookDelay) : nil
+        let look = self.pairs.values[index].look(at: judged, thresholds: thresholds, onlyIfDue: onlyIfDue, notBefore: notBefore)
         self.nextLook = min(self.nextLook, look.holdsUntil)
         guard let (previous, evaluation) = look.change else { return look.holdsUntil }
         let failedPhase = look.failedPhase

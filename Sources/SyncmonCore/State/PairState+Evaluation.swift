@@ -84,7 +84,10 @@ extension PairState {
             return min(first, second)
         }
         let lastActivity = earliest(earliest(self.setup.lastActivity, self.importPhase.lastActivity), self.exportPhase.lastActivity)
-        if fires(.noProgress, since: lastActivity) { stalls.insert(.noProgress) }
+        // No phase has been stuck since before the engine's latest start: a client greets each
+        // connection with `engineStarted` before it sends its queue, whose times are older.
+        let runStart = self.setup.lastStart
+        if fires(.noProgress, since: lastActivity.map { max($0, runStart ?? $0) }) { stalls.insert(.noProgress) }
         if fires(.pendingNotDraining, since: self.pendingNotDrainingSince) { stalls.insert(.pendingNotDraining) }
         if fires(.retryLoop, since: self.transientSinceSuccess) { stalls.insert(.retryLoop) }
         if fires(.noRecentImport, since: self.importPhase.lastSuccess ?? self.firstEvent) {
@@ -132,6 +135,7 @@ extension PairState {
         let stalls = self.stalls(at: now, thresholds: thresholds, changesBy: &changesBy)
         let evaluation = Evaluation(summary: self.summary(at: now, stalls: stalls), stalls: stalls)
         self.verdictHoldsUntil = changesBy
+        self.judgedAt = max(self.judgedAt, now)
         let previous = self.reported
         guard previous != evaluation else { return nil }
         self.reported = evaluation
@@ -143,13 +147,32 @@ extension PairState {
     /// failing phase when the verdict changed. Everything comes back from one mutating call
     /// because reading even one field of a pair held in a dictionary copies the whole pair
     /// (1.3 KB, its arrays retained): that copy was 40% of decode + apply.
-    mutating func look(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool) -> VerdictLook {
+    ///
+    /// `notBefore` puts off the next look to then at the earliest: a pair judged at a late
+    /// event's time is judged at the daemon's only once its backlog has had time to come in.
+    mutating func look(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool, notBefore: Timestamp? = nil) -> VerdictLook {
         let change = self.takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
+        if let notBefore { self.verdictHoldsUntil = max(self.verdictHoldsUntil, notBefore) }
         let failedPhase = change == nil ? nil : self.outstandingFailure.map { (phase: $0.phase, error: $0.error) }
         return VerdictLook(change: change, holdsUntil: self.verdictHoldsUntil, failedPhase: failedPhase)
     }
 
-    /// The deadline the reported verdict holds until, read in place (see ``look(at:thresholds:onlyIfDue:)``).
+    /// When the looks around an event at `time`, received at `now`, judge the pair: the latest
+    /// of the event's time, the pair's latest event time and its last judgement, and never after
+    /// `now` (docs/protocol.md#time).
+    ///
+    /// A backlog sent late (a client's queue, a recording piped in) is judged at the times it
+    /// states, as replay judges it: a fetch that took a millisecond an hour ago is not a stall
+    /// of an hour between its start and its end. Judged at `now`, each such cycle raised a
+    /// stall at its start and cleared it at its end. The evaluation's look at `now` waits
+    /// ``Monitor/lateLookDelay`` after such an event, so that the rest of a backlog arriving
+    /// in later reads is judged at its own times too. Read in place, as
+    /// ``look(at:thresholds:onlyIfDue:notBefore:)``.
+    mutating func judgingTime(ofEventAt time: Timestamp, receivedAt now: Timestamp) -> Timestamp {
+        min(now, max(time, self.lastEvent, self.judgedAt))
+    }
+
+    /// The deadline the reported verdict holds until, read in place (see ``look(at:thresholds:onlyIfDue:notBefore:)``).
     mutating func currentDeadline() -> Timestamp {
         self.verdictHoldsUntil
     }

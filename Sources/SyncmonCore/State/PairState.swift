@@ -62,6 +62,9 @@ public struct PairState: Sendable {
     /// due, heartbeat limit or throttle end. Any event (or a configuration change) resets it,
     /// so the next look evaluates. Not persisted: a restored pair is looked at once.
     var verdictHoldsUntil = Timestamp.distantPast
+    /// When `reported` was last judged: a later look never judges the pair at an earlier time,
+    /// so its verdicts follow one clock (``judgingTime(ofEventAt:receivedAt:)``). Not persisted.
+    var judgedAt = Timestamp.distantPast
 
     /// When the pending total last went from zero to above zero.
     public private(set) var pendingSince: Timestamp? {
