@@ -81,7 +81,7 @@ public struct Monitor: Sendable {
     /// the event did to its verdict is appended to `changes`, so that a verdict that held only
     /// for a moment is still reported: a stall that fired since the last tick and that this
     /// event clears, or a failure that a later event of the same batch ends. Both looks judge
-    /// the pair at the event's time when it came late (``PairState/judgingTime(ofEventAt:receivedAt:)``),
+    /// the pair at the event's time when it came late (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``),
     /// never after `now`; the history takes a change at `now`. Without `now`
     /// the pair is only marked due a look (replay evaluates at the end, a batch applied as one
     /// state after the batch).
@@ -116,8 +116,9 @@ public struct Monitor: Sendable {
             // One lookup for the look before, the event and the look after: nothing is inserted.
             // Mutated in place through the index: reading the state out first would copy it.
             if let now {
-                judged = self.pairs.values[existing].judgingTime(ofEventAt: time, receivedAt: now)
-                self.changes(ofPairAt: existing, key: key, at: now, judgedAt: judged, onlyIfDue: true, into: &changes)
+                let judging = self.pairs.judgingTime(ofPairAt: existing, eventAt: time, receivedAt: now)
+                judged = judging
+                self.changes(ofPairAt: existing, key: key, at: now, judgedAt: judging, onlyIfDue: true, into: &changes)
             }
             guard self.pairs.values[existing].applyIfNew(&event, at: time, connection: connection) else {
                 self.duplicates += 1
@@ -266,9 +267,9 @@ public struct Monitor: Sendable {
         for index in self.pairs.indices {
             let key = self.pairs.keys[index]
             let takesHostView = self.pairs.values[index].engineNetwork == .unknown
-            if takesHostView { self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: true, into: &changes) }
+            if takesHostView { self.changes(ofPairAt: index, key: key, at: now, judgedAt: now, onlyIfDue: true, into: &changes) }
             self.pairs.values[index].setHostNetwork(status, at: now)
-            if takesHostView { self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: false, into: &changes) }
+            if takesHostView { self.changes(ofPairAt: index, key: key, at: now, judgedAt: now, onlyIfDue: false, into: &changes) }
         }
         return changes.sorted { $0.key < $1.key }
     }
@@ -327,7 +328,7 @@ public struct Monitor: Sendable {
         var changes: [StatusChange] = []
         var earliest = Timestamp.distantFuture
         for index in self.pairs.indices {
-            let holdsUntil = self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, onlyIfDue: true, into: &changes)
+            let holdsUntil = self.changes(ofPairAt: index, key: self.pairs.keys[index], at: now, judgedAt: now, onlyIfDue: true, into: &changes)
             earliest = min(earliest, holdsUntil)
         }
         self.nextLook = earliest
@@ -337,7 +338,7 @@ public struct Monitor: Sendable {
     /// The changes of one pair, remembering its new verdict.
     public mutating func changes(of key: PairKey, at now: Timestamp) -> [StatusChange] {
         var changes: [StatusChange] = []
-        if let index = self.pairs.index(forKey: key) { self.changes(ofPairAt: index, key: key, at: now, onlyIfDue: true, into: &changes) }
+        if let index = self.pairs.index(forKey: key) { self.changes(ofPairAt: index, key: key, at: now, judgedAt: now, onlyIfDue: true, into: &changes) }
         return changes
     }
 
@@ -352,19 +353,19 @@ public struct Monitor: Sendable {
     /// (a healthy engine going `in_progress` ↔ `succeeded` with every cycle) are appended only
     /// when `configuration.reportsCycles` asks for them. Each change of health (the first
     /// verdict included) goes into the pair's history here, the one place that decides it.
-    /// The pair is judged at `judged` (`now` when `nil`: see ``PairState/judgingTime(ofEventAt:receivedAt:)``);
-    /// a change of health goes into the history at `now`, when the daemon saw it.
+    /// The pair is judged at `judged`: `now`, or before it for a late event
+    /// (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``); a change of health goes into
+    /// the history at `now`, when the daemon saw it.
     /// Returns until when the pair's verdict holds.
     @discardableResult
     private mutating func changes(
         ofPairAt index: Int,
         key: PairKey,
         at now: Timestamp,
-        judgedAt judged: Timestamp? = nil,
+        judgedAt judged: Timestamp,
         onlyIfDue: Bool,
         into changes: inout [StatusChange]
     ) -> Timestamp {
-        let judged = judged ?? now
         // A late event's looks are always taken: the pair's deadline is then the daemon's time
         // of its next look (`lateLookDelay`), not a time its stated times can be held against.
         let late = judged < now
@@ -381,7 +382,7 @@ public struct Monitor: Sendable {
         // In place through one mutating call: reading anything off the pair (even one field
         // through `values[index]`) would copy it, and retain all of its storage, every event.
         let thresholds = self.configuration.thresholds(for: key.engine)
-        let notBefore = late ? now.adding(Self.lateLookDelay) : nil
+        let notBefore = late ? now.adding(Self.lateLookDelay) : .distantPast
         let look = self.pairs.values[index].look(at: judged, thresholds: thresholds, onlyIfDue: onlyIfDue, notBefore: notBefore)
         self.nextLook = min(self.nextLook, look.holdsUntil)
         guard let (previous, evaluation) = look.change else { return look.holdsUntil }

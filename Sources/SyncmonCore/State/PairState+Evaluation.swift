@@ -148,28 +148,14 @@ extension PairState {
     /// because reading even one field of a pair held in a dictionary copies the whole pair
     /// (1.3 KB, its arrays retained): that copy was 40% of decode + apply.
     ///
-    /// `notBefore` puts off the next look to then at the earliest: a pair judged at a late
-    /// event's time is judged at the daemon's only once its backlog has had time to come in.
-    mutating func look(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool, notBefore: Timestamp? = nil) -> VerdictLook {
+    /// `notBefore` puts off the next look to then at the earliest (`distantPast`: not at all): a
+    /// pair judged at a late event's time is judged at the daemon's only once its backlog has
+    /// had time to come in.
+    mutating func look(at now: Timestamp, thresholds: StallThresholds, onlyIfDue: Bool, notBefore: Timestamp) -> VerdictLook {
         let change = self.takeNewVerdict(at: now, thresholds: thresholds, onlyIfDue: onlyIfDue)
-        if let notBefore { self.verdictHoldsUntil = max(self.verdictHoldsUntil, notBefore) }
+        self.verdictHoldsUntil = max(self.verdictHoldsUntil, notBefore)
         let failedPhase = change == nil ? nil : self.outstandingFailure.map { (phase: $0.phase, error: $0.error) }
         return VerdictLook(change: change, holdsUntil: self.verdictHoldsUntil, failedPhase: failedPhase)
-    }
-
-    /// When the looks around an event at `time`, received at `now`, judge the pair: the latest
-    /// of the event's time, the pair's latest event time and its last judgement, and never after
-    /// `now` (docs/protocol.md#time).
-    ///
-    /// A backlog sent late (a client's queue, a recording piped in) is judged at the times it
-    /// states, as replay judges it: a fetch that took a millisecond an hour ago is not a stall
-    /// of an hour between its start and its end. Judged at `now`, each such cycle raised a
-    /// stall at its start and cleared it at its end. The evaluation's look at `now` waits
-    /// ``Monitor/lateLookDelay`` after such an event, so that the rest of a backlog arriving
-    /// in later reads is judged at its own times too. Read in place, as
-    /// ``look(at:thresholds:onlyIfDue:notBefore:)``.
-    mutating func judgingTime(ofEventAt time: Timestamp, receivedAt now: Timestamp) -> Timestamp {
-        min(now, max(time, self.lastEvent, self.judgedAt))
     }
 
     /// The deadline the reported verdict holds until, read in place (see ``look(at:thresholds:onlyIfDue:notBefore:)``).

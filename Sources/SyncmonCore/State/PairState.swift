@@ -63,7 +63,8 @@ public struct PairState: Sendable {
     /// so the next look evaluates. Not persisted: a restored pair is looked at once.
     var verdictHoldsUntil = Timestamp.distantPast
     /// When `reported` was last judged: a later look never judges the pair at an earlier time,
-    /// so its verdicts follow one clock (``judgingTime(ofEventAt:receivedAt:)``). Not persisted.
+    /// so its verdicts follow one clock (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``).
+    /// Not persisted.
     var judgedAt = Timestamp.distantPast
 
     /// When the pending total last went from zero to above zero.

@@ -35,6 +35,21 @@ public struct PairTable: Sendable, RandomAccessCollection {
         self.positions.find(key, in: self.keys)
     }
 
+    /// When the looks around an event at `time`, received at `now`, judge the pair at
+    /// `position`: the latest of the event's time, the pair's latest event time and the time it
+    /// was last judged, never after `now` (docs/protocol.md#time).
+    ///
+    /// A backlog sent late (a client's queue, a recording piped in) is judged at the times it
+    /// states, as replay judges it: a fetch that took a millisecond an hour ago is not a stall
+    /// of an hour between its start and its end. Judged at `now`, each such cycle raised a
+    /// stall at its start and cleared it at its end. Two times loaded through the buffer: a
+    /// mutating call on the state (the usual way to read it in place) checks the array's
+    /// uniqueness first, on every event.
+    @inline(__always)
+    func judgingTime(ofPairAt position: Int, eventAt time: Timestamp, receivedAt now: Timestamp) -> Timestamp {
+        self.values.withUnsafeBufferPointer { Swift.min(now, Swift.max(time, $0[position].lastEvent, $0[position].judgedAt)) }
+    }
+
     /// The pair of `key`; setting adds it (at the end) or replaces it, `nil` removes it.
     public subscript(key: PairKey) -> PairState? {
         get { self.index(forKey: key).map { self.values[$0] } }
