@@ -334,7 +334,9 @@ writes() { [ "$(canary_error)" = None ]; }
 refused() { [ "$(in_ns systemctl show -p ExecMainStatus --value syncmon.service)" = 78 ]; }
 in_ns systemctl restart syncmon.service && fail "syncmon started with a canary it cannot reach (ProtectHome=yes)"
 wait_for 10 refused || fail "no exit 78 for the canary it cannot reach"
-in_ns journalctl -u syncmon.service --no-pager -q | grep -q '/home/alice/Sync' || fail "the refusal does not name the path"
+# journald writes the unit's stderr a moment after systemd sees it exit: read until it is there.
+names_path() { in_ns journalctl -u syncmon.service --no-pager -q | grep -q '/home/alice/Sync'; }
+wait_for 10 names_path || fail "the refusal does not name the path"
 echo "ok: under the unit as shipped the canary's folder is out of reach: exit 78 naming it"
 in_ns sh -c 'printf "[Service]\nProtectHome=tmpfs\nBindReadOnlyPaths=/home/alice/Sync\nBindPaths=/home/alice/Sync/.syncmon\nPrivateUsers=no\nSupplementaryGroups=alice\n" >/etc/systemd/system/syncmon.service.d/canary.conf && systemctl daemon-reload'
 in_ns systemctl restart syncmon.service || fail "restart with the canary drop-in"

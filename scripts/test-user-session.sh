@@ -66,7 +66,9 @@ echo "ok: alice's syncmon.service active from the shipped user units (Type=notif
 wait_for 10 in_ns test -s /run/user/1500/syncmon/http-url || fail "alice's syncmon wrote no http-url"
 url=$(in_ns cat /run/user/1500/syncmon/http-url)
 [ "$url" = http://127.0.0.1:9479 ] || fail "alice's syncmon serves $url, want http://127.0.0.1:9479 (9478 is the system's)"
-in_ns journalctl --no-pager -o cat _UID=1500 | grep -q "the default port is taken" || fail "the move to 9479 is not in alice's journal"
+# journald stores a line a moment after it is sent: read until it is there.
+port_moved() { in_ns journalctl --no-pager -o cat _UID=1500 | grep -q "the default port is taken"; }
+wait_for 10 port_moved || fail "the move to 9479 is not in alice's journal"
 echo "ok: 9478 taken by the system syncmon: alice's serves $url and says so in the journal"
 
 as_alice syncmon emit --engine laptop-sync --database documents engineStarted >/dev/null || fail "emit as alice, without flags"

@@ -129,4 +129,19 @@ struct LateEventTests {
         #expect(monitor.changes(at: justBefore(900)).isEmpty)
         #expect(monitor.changes(at: at(900)).map(\.kind).contains(.stallRaised(.pendingNotDraining)))
     }
+
+    @Test("an event stamped under a second before it is read is on time: judged at the daemon's time")
+    func onTimeWithinASecond() {
+        var monitor = Monitor(configuration: MonitorConfiguration(thresholds: only(.noProgress, 100)))
+        var changes: [StatusChange] = []
+        monitor.apply(Event(engine: notes, database: .private, payload: .willFetchChanges), at: at(0), connection: nil, now: at(0), changes: &changes)
+        // Judged at its own time the phase would be a microsecond short of its threshold.
+        let progress = Event(engine: notes, database: .private, payload: .fetchedDatabaseChanges(modifications: 1, deletions: 0))
+        monitor.apply(progress, at: justBefore(100), connection: nil, now: at(100), changes: &changes)
+        #expect(
+            changes.map(\.kind) == [
+                .summaryChanged(from: nil), .stallRaised(.noProgress), .summaryChanged(from: .inProgress), .stallCleared(.noProgress),
+                .summaryChanged(from: .stalled),
+            ])
+    }
 }

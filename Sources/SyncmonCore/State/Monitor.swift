@@ -111,12 +111,12 @@ public struct Monitor: Sendable {
         let key = event.pair
         var index = self.pairs.index(forKey: key)
         // When the looks judge the pair: the event's time for a new pair or a late backlog.
-        var judged = now.map { min($0, time) }
+        var judged = now.map { Self.lookTime(min($0, time), now: $0) }
         if let existing = index {
             // One lookup for the look before, the event and the look after: nothing is inserted.
             // Mutated in place through the index: reading the state out first would copy it.
             if let now {
-                let judging = self.pairs.judgingTime(ofPairAt: existing, eventAt: time, receivedAt: now)
+                let judging = Self.lookTime(self.pairs.judgingTime(ofPairAt: existing, eventAt: time, receivedAt: now), now: now)
                 judged = judging
                 self.changes(ofPairAt: existing, key: key, at: now, judgedAt: judging, onlyIfDue: true, into: &changes)
             }
@@ -342,11 +342,22 @@ public struct Monitor: Sendable {
         return changes
     }
 
-    /// How long after a late event (one judged before `now`) the pair waits for its next look
-    /// at the daemon's time: a backlog written in many pieces (a client's queue goes out 256
-    /// events a write) is read in many pieces, and a look at `now` between two of them would
-    /// judge the start of a cycle whose end is still on its way.
+    /// How far before `now` an event is judged for it to be late; and how long after a late
+    /// event the pair waits for its next look at the daemon's time: a backlog written in many
+    /// pieces (a client's queue goes out 256 events a write) is read in many pieces, and a
+    /// look at `now` between two of them would judge the start of a cycle whose end is still
+    /// on its way.
     public static let lateLookDelay = TimeSpan.seconds(Int64(1))
+
+    /// When the looks around an event judge the pair, given the time it would be judged at
+    /// (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``): that time when it is more than
+    /// ``lateLookDelay`` before `now`, a late event; else `now`, as every event on time is
+    /// judged (stamped by the engine a moment before it is read), with the look before it
+    /// skipped while the pair's verdict holds.
+    @inline(__always)
+    static func lookTime(_ judging: Timestamp, now: Timestamp) -> Timestamp {
+        judging.adding(Self.lateLookDelay) < now ? judging : now
+    }
 
     /// Appends a pair's changes since its last reported verdict: the first verdict, each
     /// stall raised or cleared, and each change of health. Summary moves that keep the health
