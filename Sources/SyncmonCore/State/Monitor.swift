@@ -110,8 +110,8 @@ public struct Monitor: Sendable {
         if event.type == .forget { return .forgotten(self.forget(scopeOf: &event)) }
         let key = event.pair
         var index = self.pairs.index(forKey: key)
-        // When the looks judge the pair: the event's time for a new pair or a late backlog.
-        var judged = now.map { Self.lookTime(min($0, time), now: $0) }
+        // When the looks judge the pair: now, or the time a late event states.
+        var judged: Timestamp? = nil
         if let existing = index {
             // One lookup for the look before, the event and the look after: nothing is inserted.
             // Mutated in place through the index: reading the state out first would copy it.
@@ -137,6 +137,7 @@ public struct Monitor: Sendable {
             self.pairs[key] = state
             self.nextLook = .distantPast
             index = now == nil ? nil : self.pairs.index(forKey: key)
+            judged = now.map { Self.lookTime(min($0, time), now: $0) }
         }
         self.accepted += 1
         guard let now, let judged, let index else {
