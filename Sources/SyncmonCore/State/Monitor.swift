@@ -81,7 +81,7 @@ public struct Monitor: Sendable {
     /// the event did to its verdict is appended to `changes`, so that a verdict that held only
     /// for a moment is still reported: a stall that fired since the last tick and that this
     /// event clears, or a failure that a later event of the same batch ends. Both looks judge
-    /// the pair at the event's time when it came late (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``),
+    /// the pair at the event's time when it came late (``PairTable/lookTime(ofPairAt:eventAt:receivedAt:)``),
     /// never after `now`; the history takes a change at `now`. Without `now`
     /// the pair is only marked due a look (replay evaluates at the end, a batch applied as one
     /// state after the batch).
@@ -116,7 +116,7 @@ public struct Monitor: Sendable {
             // One lookup for the look before, the event and the look after: nothing is inserted.
             // Mutated in place through the index: reading the state out first would copy it.
             if let now {
-                let judging = Self.lookTime(self.pairs.judgingTime(ofPairAt: existing, eventAt: time, receivedAt: now), now: now)
+                let judging = self.pairs.lookTime(ofPairAt: existing, eventAt: time, receivedAt: now)
                 judged = judging
                 self.changes(ofPairAt: existing, key: key, at: now, judgedAt: judging, onlyIfDue: true, into: &changes)
             }
@@ -137,7 +137,7 @@ public struct Monitor: Sendable {
             self.pairs[key] = state
             self.nextLook = .distantPast
             index = now == nil ? nil : self.pairs.index(forKey: key)
-            judged = now.map { Self.lookTime(min($0, time), now: $0) }
+            if let now, let index { judged = self.pairs.lookTime(ofPairAt: index, eventAt: time, receivedAt: now) }
         }
         self.accepted += 1
         guard let now, let judged, let index else {
@@ -350,23 +350,13 @@ public struct Monitor: Sendable {
     /// on its way.
     public static let lateLookDelay = TimeSpan.seconds(Int64(1))
 
-    /// When the looks around an event judge the pair, given the time it would be judged at
-    /// (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``): that time when it is more than
-    /// ``lateLookDelay`` before `now`, a late event; else `now`, as every event on time is
-    /// judged (stamped by the engine a moment before it is read), with the look before it
-    /// skipped while the pair's verdict holds.
-    @inline(__always)
-    static func lookTime(_ judging: Timestamp, now: Timestamp) -> Timestamp {
-        judging.adding(Self.lateLookDelay) < now ? judging : now
-    }
-
     /// Appends a pair's changes since its last reported verdict: the first verdict, each
     /// stall raised or cleared, and each change of health. Summary moves that keep the health
     /// (a healthy engine going `in_progress` ↔ `succeeded` with every cycle) are appended only
     /// when `configuration.reportsCycles` asks for them. Each change of health (the first
     /// verdict included) goes into the pair's history here, the one place that decides it.
     /// The pair is judged at `judged`: `now`, or before it for a late event
-    /// (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``); a change of health goes into
+    /// (``PairTable/lookTime(ofPairAt:eventAt:receivedAt:)``); a change of health goes into
     /// the history at `now`, when the daemon saw it.
     /// Returns until when the pair's verdict holds.
     @discardableResult

@@ -63,7 +63,7 @@ public struct PairState: Sendable {
     /// so the next look evaluates. Not persisted: a restored pair is looked at once.
     var verdictHoldsUntil = Timestamp.distantPast
     /// When `reported` was last judged: a later look never judges the pair at an earlier time,
-    /// so its verdicts follow one clock (``PairTable/judgingTime(ofPairAt:eventAt:receivedAt:)``).
+    /// so its verdicts follow one clock (``PairTable/lookTime(ofPairAt:eventAt:receivedAt:)``).
     /// Not persisted.
     var judgedAt = Timestamp.distantPast
 

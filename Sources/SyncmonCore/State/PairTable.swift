@@ -36,8 +36,11 @@ public struct PairTable: Sendable, RandomAccessCollection {
     }
 
     /// When the looks around an event at `time`, received at `now`, judge the pair at
-    /// `position`: the latest of the event's time, the pair's latest event time and the time it
-    /// was last judged, never after `now` (docs/protocol.md#time).
+    /// `position` (docs/protocol.md#time): the latest of the event's time, the pair's latest
+    /// event time and the time it was last judged, when that is more than
+    /// ``Monitor/lateLookDelay`` before `now` (a late event); else `now`, as every event on time
+    /// is judged (stamped by the engine a moment before it is read), with the look before it
+    /// skipped while the pair's verdict holds.
     ///
     /// A backlog sent late (a client's queue, a recording piped in) is judged at the times it
     /// states, as replay judges it: a fetch that took a millisecond an hour ago is not a stall
@@ -46,8 +49,9 @@ public struct PairTable: Sendable, RandomAccessCollection {
     /// mutating call on the state (the usual way to read it in place) checks the array's
     /// uniqueness first, on every event.
     @inline(__always)
-    func judgingTime(ofPairAt position: Int, eventAt time: Timestamp, receivedAt now: Timestamp) -> Timestamp {
-        self.values.withUnsafeBufferPointer { Swift.min(now, Swift.max(time, $0[position].lastEvent, $0[position].judgedAt)) }
+    func lookTime(ofPairAt position: Int, eventAt time: Timestamp, receivedAt now: Timestamp) -> Timestamp {
+        let judging = self.values.withUnsafeBufferPointer { Swift.min(now, Swift.max(time, $0[position].lastEvent, $0[position].judgedAt)) }
+        return judging.adding(Monitor.lateLookDelay) < now ? judging : now
     }
 
     /// The pair of `key`; setting adds it (at the end) or replaces it, `nil` removes it.
