@@ -68,6 +68,18 @@ public final class BlockingSocket: Sendable {
         return socket
     }
 
+    /// A stream socket bound to `address` and never listening: a connection to it is refused
+    /// at once, and nothing else can bind the port while it is open (it is bound without
+    /// `SO_REUSEADDR`, which a second socket would need on both). A test's "nobody listens
+    /// here" that another test's server cannot take.
+    public static func bindStream(to address: SocketAddress) throws -> BlockingSocket {
+        let socket = try Self.make(address, type: SOCK_STREAM)
+        try address.withSockaddr { sockaddr, length in
+            guard bind(socket.descriptor, sockaddr, length) == 0 else { throw SocketError(.bind, address) }
+        }
+        return socket
+    }
+
     /// A datagram socket bound to `address` (which, as a file, must not exist).
     public static func bindDatagram(to address: SocketAddress) throws -> BlockingSocket {
         let socket = try Self.make(address, type: SOCK_DGRAM)

@@ -110,7 +110,9 @@ struct StatusFormatTests {
 
     @Test("--format nagios against no daemon: UNKNOWN with the reason on stdout, exit 3")
     func unreachable() async throws {
-        let port = try FreePort.next()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let result = try await SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)", "--format", "nagios"])
         #expect(result.status == 3)
         #expect(

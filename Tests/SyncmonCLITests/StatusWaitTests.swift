@@ -65,7 +65,9 @@ struct StatusWaitTests {
 
     @Test("--wait against no daemon: exit 3 at once; --wait with --watch or --timeout alone is a usage error")
     func badUse() async throws {
-        let port = try FreePort.next()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let unreachable = try await SyncmonProcess.run(["status", "--url", "127.0.0.1:\(port)", "--wait"])
         #expect(unreachable.status == 3)
         #expect(unreachable.standardError.contains("cannot reach the daemon at http://127.0.0.1:\(port)"), "\(unreachable.standardError)")

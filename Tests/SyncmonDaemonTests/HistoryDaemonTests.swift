@@ -124,7 +124,9 @@ struct HistoryDaemonTests {
 
     @Test("an unreachable daemon is exit 3 with the reason on stderr")
     func unreachable() async throws {
-        let port = try FreePort.next()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let result = try await ExternalCommand.run(SyncmonProcess.binaryPath, ["status", "--history", "--url", "127.0.0.1:\(port)"])
         #expect(result.status == 3)
         #expect(result.errors.contains("cannot reach the daemon"), "\(result.errors)")

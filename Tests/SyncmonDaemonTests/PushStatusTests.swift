@@ -142,7 +142,9 @@ struct PushStatusTests {
 
     @Test("syncmon status against no daemon exits 3 with a clear message")
     func statusUnreachable() async throws {
-        let port = try FreePort.next()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let result = try await SyncmonProcess.run(["status", "--url", "http://127.0.0.1:\(port)"])
         #expect(result.status == 3)
         #expect(result.standardOutput.isEmpty)

@@ -31,10 +31,12 @@ struct SourceTroubleDaemonTests {
         let directory = try TemporaryDirectory(prefix: "smst")
         defer { directory.remove() }
         try "wrong-key\n".write(toFile: directory.path("st"), atomically: true, encoding: .utf8)
-        // Nothing listens at a port just freed; the server answers 403 to everything.
+        // Nothing listens at a refusing port; the server answers 403 to everything.
         let server = answer == "forbidden" ? try StreamTestServer.tcp { Self.forbidding($0) } : nil
         defer { server?.stop() }
-        let url = try server?.baseURL ?? "http://127.0.0.1:\(FreePort.next())"
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let url = try server?.baseURL ?? refusing.url
         try await withDaemon(arguments: ["--subscribe", "st=syncthing+\(url)"], environment: ["CREDENTIALS_DIRECTORY": directory.path]) { daemon, _ in
             let failing = try await Polling.until(timeout: .seconds(5)) {
                 try Self.sources(daemon).first?["state"] as? String == "disconnected"

@@ -82,7 +82,9 @@ struct NotificationSenderTests {
         defer { server.stop() }
         let tls = try await Self.send(.webhook(WebhookTarget(url: "https://127.0.0.1:\(server.port)/hook")))
         #expect(Self.reason(tls) != nil)
-        let port = try FreePort.next()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let refused = try await Self.send(.webhook(WebhookTarget(url: "http://127.0.0.1:\(port)/hook")))
         #expect(Self.reason(refused) != nil)
     }

@@ -18,7 +18,9 @@ struct SyncthingSourceServiceTests {
         let keyFile = harness.directory.path("key")
         try Data("key\n".utf8).write(to: URL(fileURLWithPath: keyFile))
         // A port nobody listens on: the kernel refuses at once.
-        let url = "http://127.0.0.1:\(try FreePort.next())"
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let url = refusing.url
         let source = SyncthingSource(baseURL: url, credential: SyncthingCredential(path: keyFile))
         let connection = SourceContext.connectionID(for: "st")
         await harness.run(source) {
