@@ -36,7 +36,7 @@ struct SourceTroubleDaemonTests {
         defer { server?.stop() }
         let refusing = try RefusingPort()
         defer { refusing.close() }
-        let url = try server?.baseURL ?? refusing.url
+        let url = server?.baseURL ?? refusing.url
         try await withDaemon(arguments: ["--subscribe", "st=syncthing+\(url)"], environment: ["CREDENTIALS_DIRECTORY": directory.path]) { daemon, _ in
             let failing = try await Polling.until(timeout: .seconds(5)) {
                 try Self.sources(daemon).first?["state"] as? String == "disconnected"
