@@ -111,4 +111,27 @@ struct WordAtATimeScanTests {
         #expect(RFC3339.parse("3026-11-21T12:34:56Z") != nil)
         #expect(RFC3339.parse("2126-11-21T12:34:56Z") != nil)
     }
+
+    /// An engine name is checked eight bytes at a time; every byte value at every offset of the
+    /// word, and of a name that ends in a partial word, must be judged as the byte rule judges it.
+    @Test("an engine name's word check agrees with the byte rule for every byte at every offset", arguments: 0..<8)
+    func engineNameWords(_ offset: Int) {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            for filler in Array("aZ09._-".utf8) {
+                var word = [UInt8](repeating: filler, count: 8)
+                word[offset] = byte
+                let expected = EngineName.isAllowed(byte)
+                let fromWord = word.withUnsafeBytes { EngineName.allAllowed($0.loadUnaligned(as: UInt64.self)) }
+                #expect(fromWord == expected, "byte \(value) at \(offset) among \(filler)")
+                // The whole check on names of 8 to 15 bytes, the byte in the word and then in the
+                // partial word after it, against the byte rule's check of the same bytes.
+                var name = word + [UInt8](repeating: filler, count: offset)
+                #expect(name.withUnsafeBytes { EngineName.isValid($0) } == EngineName.isValid(name), "byte \(value) at \(offset)")
+                name[offset] = filler
+                name[name.count - 1] = byte
+                #expect(name.withUnsafeBytes { EngineName.isValid($0) } == EngineName.isValid(name), "byte \(value) last of \(name.count)")
+            }
+        }
+    }
 }
