@@ -46,8 +46,8 @@ public enum RFC3339 {
     /// are not valid.
     ///
     /// Every timed line comes through here, so it reads the bytes straight: digits as bytes
-    /// less `0` compared as unsigned, the fraction scaled as it is read (its seventh digit on
-    /// is multiplied by a scale of 0: truncated). Inlined into the decoder, with the rare
+    /// less `0` compared as unsigned, the fraction's first six digits read as a number and
+    /// scaled once (the seventh digit on is truncated). Inlined into the decoder, with the rare
     /// numeric offset out of line (``offsetSeconds(_:at:)``); helpers returning optionals and
     /// a call for every time cost more than the rest of the time's parse.
     @inline(__always)
@@ -59,13 +59,25 @@ public enum RFC3339 {
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
             let digitsStart = index
-            var scale: Int64 = 100_000
+            // The first six digits as a number, then scaled to microseconds by the ones missing:
+            // a multiply-add a digit, where a running scale cost a division by 10 each.
+            var kept = 0
             while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit <= 9 {
-                micros += Int64(digit) * scale
-                scale /= 10
+                if kept < 6 {
+                    micros = micros &* 10 &+ Int64(digit)
+                    kept += 1
+                }
                 index += 1
             }
             guard index > digitsStart else { return nil }
+            switch kept {
+            case 1: micros &*= 100_000
+            case 2: micros &*= 10_000
+            case 3: micros &*= 1_000
+            case 4: micros &*= 100
+            case 5: micros &*= 10
+            default: break
+            }
         }
         guard index < count else { return nil }
         let offset: Int64
