@@ -33,7 +33,7 @@ public enum EngineName {
     /// `high`. Letters are folded to lower case by setting bit 5 (which maps nothing else into
     /// `a`–`z`).
     @inline(__always)
-    public static func allAllowed(_ word: UInt64) -> Bool {
+    package static func allAllowed(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         guard word & highs == 0 else { return false }
