@@ -25,7 +25,8 @@
 #   scripts/install-deps.sh --package  plus dpkg-dev, which scripts/package-deb.sh needs
 #   scripts/install-deps.sh --bench  plus mtail and node_exporter (prometheus-node-exporter), which
 #                                    scripts/benchmark.sh runs side by side with syncmon, and
-#                                    dbus-daemon, the private bus of its idle unit: source
+#                                    dbus-daemon, the private bus of its idle unit: source;
+#                                    valgrind, under which scripts/hot-code-order.sh profiles the daemon
 set -euo pipefail
 
 packages=(libsystemd-dev zlib1g-dev libcrypt-dev libpcre2-dev pkg-config)
@@ -53,6 +54,8 @@ if [ "${1:-}" = "--package" ]; then
 fi
 if [ "${1:-}" = "--bench" ]; then
     packages+=(mtail prometheus-node-exporter dbus-daemon)
+    # scripts/hot-code-order.sh: the daemon's profile under callgrind.
+    packages+=(valgrind)
 fi
 missing=()
 for package in "${packages[@]}"; do
