@@ -18,12 +18,13 @@
 # The code a running daemon executes is laid out together (docs/performance.md, ninth pass): the
 # release build puts every function in a section of its own (-function-sections,
 # -ffunction-sections), and the linker places the functions listed in scripts/link/hot-code.order
-# (a callgrind profile of a working daemon, made by scripts/hot-code-order.sh) first, hottest
-# first, with the compiler's unnamed functions, which no list can name, just before them
-# (scripts/link/unnamed-functions.ld). The kernel maps a binary's code 64 KiB around each page
-# the process touches: scattered over the 20 MB of .text, the daemon's 4 MB of executed code
-# kept ~13 MiB of it resident; together, ~5 MiB. A function missing from the list (new code
-# since the profile) still works; it is only mapped from where the compiler left it.
+# (callgrind profiles of working daemons, made by scripts/hot-code-order.sh: code every daemon
+# runs first) at the front, with the compiler's unnamed functions, which no list can name, just
+# before them (scripts/link/unnamed-functions.ld). The kernel maps a binary's code 64 KiB around
+# each page the process touches: scattered over the 20 MB of .text, the 4 MB of sections that
+# hold the code a daemon executes kept ~13 MiB resident; together, ~5 MiB. A function missing
+# from the list (new code since the profile) still works; it is only mapped from where the
+# linker left it.
 #
 # These settings live here, in a SwiftPM toolset written next to the build, and nowhere
 # else: Package.swift stays free of unsafe flags and of anything read from the environment
