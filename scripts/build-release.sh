@@ -99,4 +99,10 @@ if [ "$configuration" = release ]; then
         echo "build-release: no libstdc++.a (libstdc++-12-dev); linking the shared libstdc++" >&2
     fi
 fi
+# Nor does SwiftPM know the files in scripts/link: when one is newer than the binary, the binary
+# goes, so that it is linked again with them (a new list from scripts/hot-code-order.sh).
+binary=$(swift build -c "$configuration" --static-swift-stdlib --toolset "$toolset" --show-bin-path)/$product
+if [ -e "$binary" ] && [ -n "$(find scripts/link -newer "$binary")" ]; then
+    rm -f "$binary"
+fi
 exec swift build -c "$configuration" --static-swift-stdlib --toolset "$toolset" --product "$product"

@@ -89,7 +89,7 @@ command = /bin/true
 [notify pager]
 command = /bin/true
 EOF
-profile sources --config "$work/syncmon.conf" --subscribe docs=unit:syncmon-profile.service?rules=unison \
+profile sources --config "$work/syncmon.conf" --subscribe 'docs=unit:syncmon-profile.service?rules=unison' \
     --canary "profile/canary=$work/canary"
 fleet sources 10s
 curl -sf -o /dev/null "$url/metrics"
@@ -97,8 +97,8 @@ curl -sf -o /dev/null "$url/api/v1/status"
 stop
 
 {
-    echo "# The functions a working daemon executes, hottest first: scripts/hot-code-order.sh"
-    echo "# wrote this from a callgrind profile; scripts/build-release.sh gives it to the linker."
+    echo "# The functions a daemon executes, common code first: scripts/hot-code-order.sh wrote"
+    echo "# this from callgrind profiles; scripts/build-release.sh gives it to the linker."
     python3 - "$work"/bare.out.[0-9]* "$work/bare.out" "$work/sources.out" <<'EOF'
 import collections, re, sys
 
