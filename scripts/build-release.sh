@@ -76,12 +76,8 @@ cat >"$toolset" <<EOF
   }
 }
 EOF
-# The archive beside the release products; the linker takes the first libstdc++ it finds on
-# its search path, and this directory comes before GCC's (which holds the shared library's
-# link). Release only: the debug directory is shared with the test builds, which stay as
-# `swift build` makes them.
+products=$(swift build -c "$configuration" --static-swift-stdlib --toolset "$toolset" --show-bin-path)
 if [ "$configuration" = release ]; then
-    products=$(swift build -c release --static-swift-stdlib --toolset "$toolset" --show-bin-path)
     # SwiftPM recompiles a C file when its flags change but not a Swift module: a release build
     # made before -function-sections would keep its old objects, and its layout. The flags of
     # the last build are kept beside it; when they differ, the release build starts over.
@@ -91,6 +87,10 @@ if [ "$configuration" = release ]; then
         rm -rf "$products"
     fi
     printf '%s' "$compilers" >"$stamp"
+    # The archive beside the release products; the linker takes the first libstdc++ it finds on
+    # its search path, and this directory comes before GCC's (which holds the shared library's
+    # link). Release only: the debug directory is shared with the test builds, which stay as
+    # `swift build` makes them.
     archive=$("$toolchain_bin/clang" -print-file-name=libstdc++.a)
     if [ -f "$archive" ]; then
         mkdir -p "$products"
@@ -101,8 +101,7 @@ if [ "$configuration" = release ]; then
 fi
 # Nor does SwiftPM know the files in scripts/link: when one is newer than the binary, the binary
 # goes, so that it is linked again with them (a new list from scripts/hot-code-order.sh).
-binary=$(swift build -c "$configuration" --static-swift-stdlib --toolset "$toolset" --show-bin-path)/$product
-if [ -e "$binary" ] && [ -n "$(find scripts/link -newer "$binary")" ]; then
-    rm -f "$binary"
+if [ -e "$products/$product" ] && [ -n "$(find scripts/link -newer "$products/$product")" ]; then
+    rm -f "$products/$product"
 fi
 exec swift build -c "$configuration" --static-swift-stdlib --toolset "$toolset" --product "$product"
